@@ -1,0 +1,155 @@
+// The gateway application. Order of concerns, top to bottom: request ids and logging, the error
+// envelope (400/404/405/500 and every ApiError), OpenAPI + local docs, then the routes.
+import crypto from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { GatewayContext } from './gateway/context.ts';
+import { ApiError, errorBody } from './gateway/errors.ts';
+import { DEMO_PREFIX } from './gateway/demo.ts';
+import health from './routes/health.ts';
+import plans from './routes/plans.ts';
+import resolveEntity from './routes/v1/resolve-entity.ts';
+import explain from './routes/v1/explain.ts';
+import pair from './routes/v1/pair.ts';
+import compare from './routes/v1/compare.ts';
+import usage from './routes/v1/usage.ts';
+import { openApiInfo } from './routes/openapi.ts';
+
+const SAFE_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
+
+export function requestIdOf(header: string | string[] | undefined): string {
+  return typeof header === 'string' && SAFE_REQUEST_ID.test(header) ? header : crypto.randomUUID();
+}
+
+interface AjvError {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+/** Turns a schema-validation failure into a message that names the parameter. */
+export function validationMessage(errors: AjvError[]): { message: string; parameter: string | undefined } {
+  const e = errors[0]!;
+  const param = e.instancePath.replace(/^\//, '') || (e.params.missingProperty as string) || (e.params.additionalProperty as string);
+  switch (e.keyword) {
+    case 'required':
+      return { message: `Missing required parameter "${param}".`, parameter: param };
+    case 'additionalProperties':
+      return { message: `Unknown parameter "${param}" for this endpoint.`, parameter: param };
+    case 'minLength':
+    case 'pattern':
+      return { message: `Parameter "${param}" must not be empty.`, parameter: param };
+    case 'maxLength':
+      return { message: `Parameter "${param}" is too long: at most ${e.params.limit} characters.`, parameter: param };
+    case 'type':
+    case 'minimum':
+    case 'maximum':
+      if (param === 'limit') return { message: 'Parameter "limit" must be a whole number from 1 to 25.', parameter: param };
+      return { message: `Parameter "${param}" ${e.message ?? 'is invalid'}.`, parameter: param };
+    default:
+      return { message: `Parameter "${param}" ${e.message ?? 'is invalid'}.`, parameter: param };
+  }
+}
+
+export interface AppOptions {
+  logger?: boolean | object;
+  logStream?: NodeJS.WritableStream;
+}
+
+export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}) {
+  const loggerOpts = {
+    level: ctx.config.logLevel,
+    redact: { paths: ['req.headers.authorization', 'headers.authorization'], censor: '[redacted]' },
+    ...(opts.logStream ? { stream: opts.logStream } : {}),
+  };
+  const app = Fastify({
+    logger: opts.logger === false ? false : loggerOpts,
+    // only the last proxy hop is trusted, and only when configured
+    trustProxy: ctx.config.trustProxy ? (_addr: string, hop: number) => hop < 1 : false,
+    requestIdHeader: false,
+    genReqId: (req) => requestIdOf(req.headers['x-request-id']),
+    ajv: { customOptions: { coerceTypes: true, allErrors: false, removeAdditional: false } },
+    return503OnClosing: true,
+    clientErrorHandler: (err, socket) => {
+      const code = (err as { code?: string }).code;
+      const status = code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+      const body = JSON.stringify(errorBody('INVALID_REQUEST', status === 431 ? 'Request line or headers too large (a parameter is far over its length limit).' : 'Malformed HTTP request.', crypto.randomUUID()));
+      if (socket.writable) {
+        socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      } else socket.destroy(err);
+    },
+  });
+
+  // engine bodies are passed through as they are: serialize with JSON.stringify, never drop fields
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+
+  // a repeated parameter is an error, not an array
+  app.addHook('preValidation', async (request) => {
+    const q = request.query as Record<string, unknown> | undefined;
+    if (!q) return;
+    for (const [k, v] of Object.entries(q)) {
+      if (Array.isArray(v)) throw new ApiError('INVALID_REQUEST', `Parameter "${k}" is repeated; give it once.`, {}, { parameter: k });
+    }
+  });
+
+  app.setErrorHandler((err: FastifyError | ApiError, request, reply) => {
+    if (err instanceof ApiError) {
+      if (err.status >= 500) request.log.warn({ code: err.code }, err.message);
+      reply.headers(err.headers).code(err.status);
+      return errorBody(err.code, err.message, request.id, err.details);
+    }
+    if ((err as FastifyError).validation) {
+      const { message, parameter } = validationMessage((err as FastifyError).validation as unknown as AjvError[]);
+      reply.code(400);
+      return errorBody('INVALID_REQUEST', message, request.id, parameter ? { parameter } : {});
+    }
+    const status = (err as FastifyError).statusCode;
+    if (status && status >= 400 && status < 500) {
+      reply.code(status);
+      return errorBody('INVALID_REQUEST', err.message, request.id);
+    }
+    request.log.error({ err }, 'unhandled error');
+    reply.code(500);
+    return errorBody('INTERNAL_ERROR', 'Internal error. It has been logged with this request id.', request.id);
+  });
+
+  const knownPaths = new Set<string>();
+  app.addHook('onRoute', (route) => {
+    if (route.method === 'GET' || (Array.isArray(route.method) && route.method.includes('GET'))) knownPaths.add(route.url);
+  });
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split('?')[0]!.replace(/\/+$/, '') || '/';
+    if (knownPaths.has(path)) {
+      if (request.method === 'OPTIONS' && path.startsWith(DEMO_PREFIX)) {
+        // demo endpoints may be called from browsers; keyed endpoints never grant CORS
+        reply.headers({
+          'Access-Control-Allow-Origin': '*',
+          'Access-Control-Allow-Methods': 'GET, HEAD',
+          'Access-Control-Allow-Headers': 'X-Request-Id',
+          'Access-Control-Max-Age': '600',
+        });
+        return reply.code(204).send();
+      }
+      reply.code(405).header('Allow', 'GET, HEAD');
+      return errorBody('METHOD_NOT_ALLOWED', `Method ${request.method} is not allowed on ${path}; use GET.`, request.id);
+    }
+    reply.code(404);
+    return errorBody('NOT_FOUND', `No endpoint at ${path}. See /docs for the API.`, request.id);
+  });
+
+  await app.register(swagger, { openapi: openApiInfo(ctx) });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true }, staticCSP: true });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  for (const route of [health, plans, resolveEntity, explain, pair, compare, usage]) {
+    await app.register(async (instance) => route(instance, ctx));
+  }
+  return app;
+}

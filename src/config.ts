@@ -1,0 +1,120 @@
+// Config: the one module that reads process.env. It turns the environment into a typed, validated
+// object and fails with a message naming the bad variable. Everything else takes a Config.
+import path from 'node:path';
+
+export type DatabaseConfig =
+  | { kind: 'sqlite'; path: string }
+  | { kind: 'postgres'; url: string };
+
+export interface Config {
+  port: number;
+  host: string;
+  database: DatabaseConfig;
+  redisUrl: string | null;
+  trustProxy: boolean;
+  engineUrl: string | null;
+  dataDir: string;
+  referenceDir: string;
+  publicBaseUrl: string;
+  logLevel: string;
+  clusterWorkers: number;
+  cacheTtlMs: number;
+  demo: {
+    enabled: boolean;
+    perIpPerMinute: number;
+    perIpPerHour: number;
+    dailyCap: number;
+    cacheTtlSeconds: number;
+    maxQueryLength: number;
+    resolveResultLimit: number;
+  };
+}
+
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function intVar(env: Env, name: string, def: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const n = Number(raw.trim());
+  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function boolVar(env: Env, name: string, def: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  const v = raw.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['0', 'false', 'no', 'off'].includes(v)) return false;
+  throw new ConfigError(name, `must be true or false, got "${raw}"`);
+}
+
+function urlVar(env: Env, name: string, protocols: string[]): string | null {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return null;
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `must be a URL, got "${raw}"`);
+  }
+  if (!protocols.includes(u.protocol)) {
+    throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${u.protocol}"`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+function databaseVar(env: Env, cwd: string): DatabaseConfig {
+  const raw = env.DATABASE_URL;
+  if (raw === undefined || raw === '') return { kind: 'sqlite', path: path.resolve(cwd, 'var/drinks.db') };
+  if (raw.startsWith('sqlite:')) {
+    const p = raw.slice('sqlite:'.length).replace(/^\/\//, '');
+    if (!p) throw new ConfigError('DATABASE_URL', 'sqlite: needs a file path, e.g. sqlite:./var/drinks.db');
+    return { kind: 'sqlite', path: p === ':memory:' ? p : path.resolve(cwd, p) };
+  }
+  if (/^postgres(ql)?:\/\//.test(raw)) return { kind: 'postgres', url: raw };
+  throw new ConfigError('DATABASE_URL', `must start with sqlite: or postgres://, got "${raw.split(':')[0]}:…"`);
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
+  const port = intVar(env, 'PORT', 8080, 0, 65535);
+  const host = env.HOST?.trim() || '127.0.0.1';
+  const publicBaseUrl =
+    urlVar(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const logLevel = (env.LOG_LEVEL?.trim() || 'info').toLowerCase();
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
+  const maxQueryLength = intVar(env, 'DEMO_MAX_QUERY_LENGTH', 80, 1, 200);
+  return {
+    port,
+    host,
+    database: databaseVar(env, cwd),
+    redisUrl: urlVar(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    trustProxy: boolVar(env, 'TRUST_PROXY', false),
+    engineUrl: urlVar(env, 'ENGINE_URL', ['http:', 'https:']),
+    dataDir: path.resolve(cwd, env.DATA_DIR?.trim() || 'data'),
+    referenceDir: path.resolve(cwd, env.REFERENCE_DIR?.trim() || '../shared/reference'),
+    publicBaseUrl,
+    logLevel,
+    clusterWorkers: intVar(env, 'CLUSTER_WORKERS', 0, 0, 64),
+    cacheTtlMs: intVar(env, 'KEY_CACHE_TTL_MS', 1000, 0, 2000),
+    demo: {
+      enabled: boolVar(env, 'DEMO_ENABLED', true),
+      perIpPerMinute: intVar(env, 'DEMO_PER_IP_PER_MINUTE', 8, 1, 1_000_000),
+      perIpPerHour: intVar(env, 'DEMO_PER_IP_PER_HOUR', 20, 1, 1_000_000),
+      dailyCap: intVar(env, 'DEMO_DAILY_CAP', 5000, 1, 1_000_000_000),
+      cacheTtlSeconds: intVar(env, 'DEMO_CACHE_TTL_SECONDS', 300, 0, 86_400),
+      maxQueryLength,
+      resolveResultLimit: 5,
+    },
+  };
+}

@@ -1,0 +1,317 @@
+// Loads the knowledge base from data/, validates every file against its schema and every cross
+// reference (parents, grapes, sources, pairing and sensory targets, declared ambiguities), and
+// returns an immutable in-memory model. Problems are reported with file, record and field.
+import fs from 'node:fs';
+import path from 'node:path';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import type { TSchema } from '@sinclair/typebox';
+import { v5 as uuidv5 } from 'uuid';
+import {
+  AmbiguitySchema, CONFIDENCE_BY_AUTHORITY, DOMAIN_OF, EntityRecordSchema, FACT_FIELDS, GEO_LEVELS,
+  KEY_FAMILY, KbMetaSchema, PairingSetSchema, SensorySchema, SourceSchema,
+  type AmbiguityRecord, type EntityRecord, type EntityType, type PairingSetRecord, type SensoryRecord, type Source,
+} from './schema.ts';
+import { exactForm } from '../normalize.ts';
+
+/** Namespace of entity ids: UUIDv5(entity key, ENTITY_NAMESPACE). Never change it. */
+export const ENTITY_NAMESPACE = uuidv5('https://drinks-intelligence.dev/entity', uuidv5.URL);
+export const entityIdOf = (key: string) => uuidv5(key, ENTITY_NAMESPACE);
+
+export interface Problem {
+  file: string;
+  record: string;
+  field: string;
+  message: string;
+}
+
+export interface Entity extends EntityRecord {
+  idx: number;
+  id: string;
+  domain: 'wine' | 'spirits' | 'beer';
+  file: string;
+  children: number[];
+  /** for grapes: geographies whose `grapes` fact names this grape */
+  geographies: number[];
+  /** for spirit categories: GIs whose parent is this */
+  sensory: SensoryRecord[];
+  pairing: PairingSetRecord | null;
+}
+
+export interface KnowledgeBase {
+  version: string;
+  entities: Entity[]; // served entities only (review reviewed or verified)
+  byKey: Map<string, Entity>;
+  byId: Map<string, Entity>;
+  sources: Map<string, Source>;
+  ambiguities: AmbiguityRecord[];
+  draftCount: number;
+}
+
+export class KnowledgeBaseError extends Error {
+  constructor(public readonly problems: Problem[]) {
+    super(
+      `Knowledge base is invalid (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n` +
+        problems.slice(0, 50).map((p) => `  ${p.file} [${p.record}] ${p.field}: ${p.message}`).join('\n') +
+        (problems.length > 50 ? `\n  … and ${problems.length - 50} more` : ''),
+    );
+    this.name = 'KnowledgeBaseError';
+  }
+}
+
+const FAMILY_DIRS: Record<string, EntityType> = {
+  grapes: 'grape',
+  geographies: 'wine_geography',
+  spirits: 'spirit',
+  'beer-styles': 'beer_style',
+};
+
+function readJsonFiles(dir: string, rel: string, problems: Problem[]): { file: string; data: unknown }[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .flatMap((f) => {
+      const file = `${rel}/${f}`;
+      try {
+        return [{ file, data: JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as unknown }];
+      } catch (e) {
+        problems.push({ file, record: '-', field: '-', message: `not valid JSON: ${(e as Error).message}` });
+        return [];
+      }
+    });
+}
+
+function checkArray<T>(schema: TSchema, files: { file: string; data: unknown }[], idOf: (r: any, i: number) => string, problems: Problem[]) {
+  const C = TypeCompiler.Compile(schema);
+  const out: { file: string; rec: T }[] = [];
+  for (const { file, data } of files) {
+    if (!Array.isArray(data)) {
+      problems.push({ file, record: '-', field: '-', message: 'must be a JSON array of records' });
+      continue;
+    }
+    data.forEach((rec, i) => {
+      const errs = [...C.Errors(rec)];
+      if (errs.length) {
+        for (const e of errs.slice(0, 5)) {
+          problems.push({ file, record: idOf(rec, i), field: e.path || '/', message: e.message });
+        }
+      } else out.push({ file, rec: rec as T });
+    });
+  }
+  return out;
+}
+
+export function loadKnowledgeBase(dataDir: string): { kb: KnowledgeBase; problems: Problem[] } {
+  const problems: Problem[] = [];
+  const recId = (r: any, i: number) => (r && typeof r === 'object' && (r.key || r.expression_key || r.entity || r.term)) || `#${i}`;
+
+  // version
+  let version = 'unversioned';
+  const metaPath = path.join(dataDir, 'kb.json');
+  try {
+    const meta = JSON.parse(fs.readFileSync(metaPath, 'utf8'));
+    if (TypeCompiler.Compile(KbMetaSchema).Check(meta)) version = meta.version;
+    else problems.push({ file: 'kb.json', record: '-', field: 'version', message: 'must be {"version": "<label>"}' });
+  } catch (e) {
+    problems.push({ file: 'kb.json', record: '-', field: '-', message: `cannot read: ${(e as Error).message}` });
+  }
+
+  // sources
+  const sources = new Map<string, Source>();
+  for (const { file, rec } of checkArray<Source>(SourceSchema, readJsonFiles(path.join(dataDir, 'sources'), 'sources', problems), recId, problems)) {
+    if (sources.has(rec.key)) problems.push({ file, record: rec.key, field: 'key', message: 'duplicate source key' });
+    sources.set(rec.key, rec);
+  }
+  const needSource = (file: string, record: string, field: string, key: string) => {
+    if (!sources.has(key)) problems.push({ file, record, field, message: `unknown source "${key}"` });
+  };
+
+  // entities
+  const all: { file: string; rec: EntityRecord }[] = [];
+  for (const [dir, type] of Object.entries(FAMILY_DIRS)) {
+    for (const item of checkArray<EntityRecord>(EntityRecordSchema, readJsonFiles(path.join(dataDir, dir), dir, problems), recId, problems)) {
+      if (item.rec.type !== type) {
+        problems.push({ file: item.file, record: item.rec.key, field: 'type', message: `must be "${type}" in ${dir}/` });
+        continue;
+      }
+      if (!item.rec.key.startsWith(`${KEY_FAMILY[type]}/`)) {
+        problems.push({ file: item.file, record: item.rec.key, field: 'key', message: `must start with "${KEY_FAMILY[type]}/"` });
+        continue;
+      }
+      all.push(item);
+    }
+  }
+  const allByKey = new Map<string, { file: string; rec: EntityRecord }>();
+  for (const item of all) {
+    if (allByKey.has(item.rec.key)) problems.push({ file: item.file, record: item.rec.key, field: 'key', message: 'duplicate entity key' });
+    else allByKey.set(item.rec.key, item);
+  }
+  const served = [...allByKey.values()].filter((i) => i.rec.review !== 'draft');
+  const entities: Entity[] = served.map(({ file, rec }, idx) => ({
+    ...rec,
+    idx,
+    id: entityIdOf(rec.key),
+    domain: DOMAIN_OF[rec.type],
+    file,
+    children: [],
+    geographies: [],
+    sensory: [],
+    pairing: null,
+  }));
+  const byKey = new Map(entities.map((e) => [e.key, e]));
+
+  for (const e of entities) {
+    const allowed = FACT_FIELDS[e.type];
+    for (const [field, fact] of Object.entries(e.facts)) {
+      const kind = allowed[field];
+      const where = { file: e.file, record: e.key, field: `facts.${field}` };
+      if (!kind) {
+        problems.push({ ...where, message: `not a fact of ${e.type} (allowed: ${Object.keys(allowed).join(', ')})` });
+        continue;
+      }
+      needSource(e.file, e.key, `${where.field}.source`, fact.source);
+      const v = fact.value;
+      const typeOk =
+        (kind === 'string' && typeof v === 'string') ||
+        (kind === 'number' && typeof v === 'number') ||
+        (kind === 'range' && typeof v === 'object' && !Array.isArray(v) && v.min <= v.max) ||
+        ((kind === 'strings' || kind === 'entities') && Array.isArray(v)) ||
+        (kind === 'entity' && typeof v === 'string');
+      if (!typeOk) problems.push({ ...where, message: `value must be a ${kind}${kind === 'range' ? ' with min <= max' : ''}` });
+      if (kind === 'entity' && typeof v === 'string') {
+        const t = byKey.get(v);
+        if (!t) problems.push({ ...where, message: `parent "${v}" is not a served entity` });
+        else if (t === e) problems.push({ ...where, message: 'an entity cannot be its own parent' });
+        else t.children.push(e.idx);
+      }
+      if (kind === 'entities' && Array.isArray(v)) {
+        for (const k of v) {
+          const t = byKey.get(k);
+          if (!t) problems.push({ ...where, message: `"${k}" is not a served entity` });
+          else if (field === 'grapes' && t.type !== 'grape') problems.push({ ...where, message: `"${k}" is not a grape` });
+          else if (field === 'grapes') t.geographies.push(e.idx);
+        }
+      }
+    }
+    if (e.type === 'wine_geography') {
+      const level = e.facts.level?.value;
+      if (typeof level !== 'string' || !(GEO_LEVELS as readonly string[]).includes(level)) {
+        problems.push({ file: e.file, record: e.key, field: 'facts.level', message: `required, one of ${GEO_LEVELS.join(', ')}` });
+      }
+    }
+    e.aliases.forEach((a, i) => needSource(e.file, e.key, `aliases[${i}].source`, a.source));
+  }
+
+  // names: within an entity no repeats; across entities every shared name must be declared
+  const ambiguities = checkArray<AmbiguityRecord>(
+    AmbiguitySchema,
+    fs.existsSync(path.join(dataDir, 'ambiguities.json')) ? readJsonFiles(dataDir, '.', problems).filter((f) => f.file === './ambiguities.json') : [],
+    recId,
+    problems,
+  ).map((x) => x.rec);
+  const declared = new Map<string, Set<string>>();
+  for (const a of ambiguities) {
+    for (const k of a.entities) {
+      if (!byKey.has(k)) problems.push({ file: 'ambiguities.json', record: a.term, field: 'entities', message: `"${k}" is not a served entity` });
+    }
+    declared.set(exactForm(a.term), new Set(a.entities));
+  }
+  const nameOwners = new Map<string, Set<string>>();
+  for (const e of entities) {
+    const own = new Set<string>();
+    for (const [i, n] of [e.name, ...e.aliases.map((a) => a.name)].entries()) {
+      const k = exactForm(n);
+      if (!k) {
+        problems.push({ file: e.file, record: e.key, field: i === 0 ? 'name' : `aliases[${i - 1}]`, message: 'has no letters or digits' });
+        continue;
+      }
+      if (own.has(k)) {
+        problems.push({ file: e.file, record: e.key, field: `aliases[${i - 1}].name`, message: `"${n}" repeats a name of the same entity` });
+      }
+      own.add(k);
+      let s = nameOwners.get(k);
+      if (!s) nameOwners.set(k, (s = new Set()));
+      s.add(e.key);
+    }
+  }
+  for (const [name, owners] of nameOwners) {
+    if (owners.size < 2) continue;
+    const d = declared.get(name);
+    if (!d || [...owners].some((o) => !d.has(o))) {
+      const first = byKey.get([...owners][0]!)!;
+      problems.push({
+        file: first.file,
+        record: [...owners].join(', '),
+        field: 'name/aliases',
+        message: `"${name}" names ${owners.size} entities; declare it in ambiguities.json with all of them`,
+      });
+    }
+  }
+
+  // sensory
+  const seenExpr = new Set<string>();
+  for (const { file, rec } of checkArray<SensoryRecord>(SensorySchema, readJsonFiles(path.join(dataDir, 'sensory'), 'sensory', problems), recId, problems)) {
+    const target = byKey.get(rec.entity);
+    if (!target) {
+      problems.push({ file, record: rec.expression_key, field: 'entity', message: `"${rec.entity}" is not a served entity` });
+      continue;
+    }
+    if (target.domain !== 'wine') problems.push({ file, record: rec.expression_key, field: 'entity', message: 'sensory expressions are for wine entities' });
+    if (seenExpr.has(rec.expression_key)) problems.push({ file, record: rec.expression_key, field: 'expression_key', message: 'duplicate' });
+    seenExpr.add(rec.expression_key);
+    const supported = new Set<string>();
+    rec.provenance.forEach((p, i) => {
+      needSource(file, rec.expression_key, `provenance[${i}].source`, p.source);
+      for (const f of p.supports) supported.add(f);
+    });
+    const fieldsWithValues = Object.entries(rec).filter(([k, v]) =>
+      !['entity', 'expression_key', 'expression_name', 'confidence', 'review_status', 'provenance', 'geography_scope', 'style_scope'].includes(k) &&
+      v !== null && !(Array.isArray(v) && v.length === 0) &&
+      !(k === 'climate_affinity' && (v as any).soils === null && (v as any).preference === null));
+    for (const [k] of fieldsWithValues) {
+      if (!supported.has(k) && !(k === 'climate_affinity' && (supported.has('climate_affinity.soils') || supported.has('climate_affinity.preference')))) {
+        problems.push({ file, record: rec.expression_key, field: k, message: 'has a value but no provenance entry supports it' });
+      }
+    }
+    if (rec.review_status !== 'draft') target.sensory.push(rec);
+  }
+
+  // pairings
+  for (const { file, rec } of checkArray<PairingSetRecord>(PairingSetSchema, readJsonFiles(path.join(dataDir, 'pairings'), 'pairings', problems), recId, problems)) {
+    const target = byKey.get(rec.entity);
+    if (!target) {
+      problems.push({ file, record: rec.entity, field: 'entity', message: `"${rec.entity}" is not a served entity` });
+      continue;
+    }
+    const keys = new Set<string>();
+    rec.items.forEach((it, i) => {
+      const where = { file, record: rec.entity, field: `items[${i}]` };
+      const src = sources.get(it.source_key);
+      if (!src) problems.push({ ...where, field: `${where.field}.source_key`, message: `unknown source "${it.source_key}"` });
+      else {
+        const max = CONFIDENCE_BY_AUTHORITY[src.authority];
+        if (max === undefined) problems.push({ ...where, field: `${where.field}.source_key`, message: `a ${src.authority} source is not pairing evidence` });
+        else if (it.confidence > max + 1e-9) problems.push({ ...where, field: `${where.field}.confidence`, message: `exceeds ${max}, the ceiling for ${src.authority}` });
+      }
+      const scopeKey = `${it.pairing_key}|${it.style_scope}|${it.geography_scope}|${it.wine_age_scope}|${it.sweetness_scope}`;
+      if (keys.has(scopeKey)) problems.push({ ...where, field: `${where.field}.pairing_key`, message: `duplicate item "${it.pairing_key}" in the same scope` });
+      keys.add(scopeKey);
+    });
+    if (target.pairing) problems.push({ file, record: rec.entity, field: 'entity', message: 'a second pairing set for the same entity; merge them' });
+    else if (rec.review === 'verified') target.pairing = rec;
+  }
+
+  const draftCount = all.length - served.length;
+  return {
+    kb: { version, entities, byKey, byId: new Map(entities.map((e) => [e.id, e])), sources, ambiguities, draftCount },
+    problems,
+  };
+}
+
+/** Start-up entry: load, or throw with every problem named. */
+export function loadKnowledgeBaseOrThrow(dataDir: string): KnowledgeBase {
+  const { kb, problems } = loadKnowledgeBase(dataDir);
+  if (problems.length) throw new KnowledgeBaseError(problems);
+  return kb;
+}

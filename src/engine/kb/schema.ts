@@ -1,0 +1,260 @@
+// Schemas of the knowledge-base data files (see data/README.md). Validated at start-up and by
+// `admin kb validate`; a record that does not fit stops the start with file, record and field.
+import { Type, type Static } from '@sinclair/typebox';
+
+export const AUTHORITIES = [
+  'official_regional_wine_body',
+  'regulator',
+  'official_register',
+  'trade_body',
+  'educational_body',
+  'wine_press',
+  'variety_catalogue',
+  'style_guideline',
+] as const;
+
+export const ENTITY_TYPES = ['grape', 'wine_geography', 'spirit', 'beer_style'] as const;
+export type EntityType = (typeof ENTITY_TYPES)[number];
+export const DOMAIN_OF: Record<EntityType, 'wine' | 'spirits' | 'beer'> = {
+  grape: 'wine',
+  wine_geography: 'wine',
+  spirit: 'spirits',
+  beer_style: 'beer',
+};
+export const KEY_FAMILY: Record<EntityType, string> = {
+  grape: 'grape',
+  wine_geography: 'geo',
+  spirit: 'spirit',
+  beer_style: 'beer',
+};
+
+const Str = Type.String({ minLength: 1 });
+const SourceKey = Type.String({ pattern: '^[a-z0-9][a-z0-9-]*$' });
+const Url = Type.String({ pattern: '^https?://\\S+$' });
+
+export const SourceSchema = Type.Object(
+  {
+    key: SourceKey,
+    title: Str,
+    publisher: Str,
+    authority: Type.Union(AUTHORITIES.map((a) => Type.Literal(a))),
+    url: Url,
+    licence: Str,
+    accessed: Type.Optional(Type.String()),
+    notes: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false },
+);
+export type Source = Static<typeof SourceSchema>;
+
+export const FactSchema = Type.Object(
+  {
+    value: Type.Union([
+      Type.String({ minLength: 1 }),
+      Type.Number(),
+      Type.Boolean(),
+      Type.Array(Type.String({ minLength: 1 })),
+      Type.Object({ min: Type.Number(), max: Type.Number() }, { additionalProperties: false }),
+    ]),
+    source: SourceKey,
+    locator: Str,
+  },
+  { additionalProperties: false },
+);
+export type Fact = Static<typeof FactSchema>;
+
+export const ALIAS_KINDS = [
+  'synonym',
+  'trade_name',
+  'other_language',
+  'abbreviation',
+  'protected_name',
+  'common_name',
+  'former_name',
+] as const;
+
+export const AliasSchema = Type.Object(
+  {
+    name: Str,
+    lang: Type.String({ pattern: '^(und|[a-z]{2,3}(-[A-Za-z0-9]{2,8})*)$' }),
+    kind: Type.Union(ALIAS_KINDS.map((k) => Type.Literal(k))),
+    source: SourceKey,
+    locator: Str,
+  },
+  { additionalProperties: false },
+);
+export type Alias = Static<typeof AliasSchema>;
+
+export const REVIEW_STATES = ['draft', 'reviewed', 'verified'] as const;
+const Review = Type.Union(REVIEW_STATES.map((r) => Type.Literal(r)));
+
+export const EntityRecordSchema = Type.Object(
+  {
+    key: Type.String({ pattern: '^(grape|geo|spirit|beer)/[a-z0-9][a-z0-9-]*$' }),
+    type: Type.Union(ENTITY_TYPES.map((t) => Type.Literal(t))),
+    name: Str,
+    review: Review,
+    aliases: Type.Array(AliasSchema),
+    facts: Type.Record(Type.String({ pattern: '^[a-z_]+$' }), FactSchema),
+    notes: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false },
+);
+export type EntityRecord = Static<typeof EntityRecordSchema>;
+
+/** Facts each family may carry, with the kind of value each takes. */
+export const FACT_FIELDS: Record<EntityType, Record<string, 'string' | 'number' | 'range' | 'strings' | 'entity' | 'entities'>> = {
+  grape: {
+    vivc_id: 'string',
+    vivc_prime_name: 'string',
+    berry_colour: 'string',
+    country_of_origin: 'string',
+    species_group: 'string',
+    wikidata_id: 'string',
+  },
+  wine_geography: {
+    level: 'string',
+    parent: 'entity',
+    country: 'string',
+    classification: 'string',
+    legal_reference: 'string',
+    file_number: 'string',
+    cfr_section: 'string',
+    established: 'string',
+    states: 'strings',
+    counties: 'strings',
+    grapes: 'entities',
+    wikidata_id: 'string',
+  },
+  spirit: {
+    category: 'string',
+    country: 'string',
+    base_material: 'string',
+    distillation: 'string',
+    ageing: 'string',
+    min_abv: 'number',
+    regulation: 'string',
+    gi_type: 'string',
+    file_number: 'string',
+    parent: 'entity',
+    established: 'string',
+    wikidata_id: 'string',
+  },
+  beer_style: {
+    style_id: 'string',
+    category: 'string',
+    category_id: 'string',
+    og: 'range',
+    fg: 'range',
+    ibu: 'range',
+    srm: 'range',
+    abv: 'range',
+    tags: 'strings',
+  },
+};
+
+export const GEO_LEVELS = ['country', 'region', 'subregion', 'appellation'] as const;
+
+const NullableStr = Type.Union([Type.String(), Type.Null()]);
+
+export const ProvenanceSchema = Type.Object(
+  { source: SourceKey, locator: Url, supports: Type.Array(Str, { minItems: 1 }) },
+  { additionalProperties: false },
+);
+
+export const SensorySchema = Type.Object(
+  {
+    entity: Str,
+    expression_key: Type.String({ pattern: '^[a-z0-9_]+$' }),
+    expression_name: Str,
+    geography_scope: NullableStr,
+    style_scope: NullableStr,
+    common_styles: Type.Array(Str),
+    body: NullableStr,
+    tannin: NullableStr,
+    acidity: NullableStr,
+    aromatic_intensity: NullableStr,
+    aroma_families: Type.Array(Str),
+    primary_aromas: Type.Array(Str),
+    development_aromas: Type.Array(Str),
+    blending_roles: Type.Array(Str),
+    variation_notes: Type.Array(Str),
+    climate_affinity: Type.Object(
+      { soils: NullableStr, preference: NullableStr },
+      { additionalProperties: false },
+    ),
+    confidence: Type.Number({ minimum: 0, maximum: 1 }),
+    review_status: Review,
+    provenance: Type.Array(ProvenanceSchema, { minItems: 1 }),
+  },
+  { additionalProperties: false },
+);
+export type SensoryRecord = Static<typeof SensorySchema>;
+
+export const FOOD_CATEGORIES = [
+  'meat', 'poultry', 'fish', 'seafood', 'vegetable', 'pasta', 'cheese', 'dessert', 'charcuterie',
+  'egg', 'rice', 'spicy', 'other',
+] as const;
+
+export const GuidanceItemSchema = Type.Object(
+  {
+    food_item: Str,
+    dish: NullableStr,
+    pairing_key: Type.String({ pattern: '^[a-z0-9]+(_[a-z0-9]+)*$' }),
+    pairing_text: Str,
+    pairing_relationship: Type.Union([Type.Literal('recommended'), Type.Literal('suitable'), Type.Literal('avoid')]),
+    food_category: Type.Union(FOOD_CATEGORIES.map((c) => Type.Literal(c))),
+    preparation: NullableStr,
+    qualifier: NullableStr,
+    confidence: Type.Number({ minimum: 0, maximum: 1 }),
+    verification_status: Type.Literal('verified'),
+    evidence_version: Str,
+    language_code: Type.String({ pattern: '^[a-z]{2,3}$' }),
+    geography_scope: NullableStr,
+    style_scope: NullableStr,
+    oak_scope: NullableStr,
+    serving_scope: NullableStr,
+    wine_age_scope: NullableStr,
+    sweetness_scope: NullableStr,
+    pairing_rationale: NullableStr,
+    source_key: SourceKey,
+    source_url: Url,
+    source_section: Str,
+    source_page: Type.Union([Type.String(), Type.Integer(), Type.Null()]),
+    source_excerpt: Type.String({ minLength: 1, maxLength: 300 }),
+  },
+  { additionalProperties: false },
+);
+export type GuidanceItemRecord = Static<typeof GuidanceItemSchema>;
+
+export const PairingSetSchema = Type.Object(
+  {
+    entity: Str,
+    guidance_version: Str,
+    review: Review,
+    items: Type.Array(GuidanceItemSchema, { minItems: 1 }),
+  },
+  { additionalProperties: false },
+);
+export type PairingSetRecord = Static<typeof PairingSetSchema>;
+
+export const AmbiguitySchema = Type.Object(
+  {
+    term: Str,
+    entities: Type.Array(Str, { minItems: 2 }),
+    note: Str,
+  },
+  { additionalProperties: false },
+);
+export type AmbiguityRecord = Static<typeof AmbiguitySchema>;
+
+export const KbMetaSchema = Type.Object({ version: Str }, { additionalProperties: false });
+
+/** Confidence a pairing item or sensory expression may claim, by the authority of its source. */
+export const CONFIDENCE_BY_AUTHORITY: Partial<Record<(typeof AUTHORITIES)[number], number>> = {
+  official_regional_wine_body: 0.9,
+  regulator: 0.9,
+  trade_body: 0.8,
+  educational_body: 0.75,
+  wine_press: 0.6,
+};

@@ -1,0 +1,50 @@
+// Key and plan look-ups for the request path, behind a short cache so the hot path does not hit
+// the store on every request. Entries live at most KEY_CACHE_TTL_MS (1 s by default), so a
+// revocation, deactivation or plan change made by the admin CLI reaches a running server within
+// 2 seconds without any notification channel.
+import type { AccountStore, ApiKeyRecord, Plan } from '../store/ports.ts';
+
+interface Entry<T> {
+  value: T;
+  at: number;
+}
+
+export class AccountCache {
+  private readonly keys = new Map<string, Entry<ApiKeyRecord | null>>();
+  private readonly plans = new Map<string, Entry<Plan | null>>();
+  private readonly touched = new Map<string, number>();
+
+  constructor(private readonly store: AccountStore, private readonly ttlMs: number) {}
+
+  async keyByHash(hash: string): Promise<ApiKeyRecord | null> {
+    const now = Date.now();
+    const hit = this.keys.get(hash);
+    if (hit && now - hit.at < this.ttlMs) return hit.value;
+    const value = await this.store.findKeyByHash(hash);
+    if (this.keys.size > 50_000) this.keys.clear();
+    this.keys.set(hash, { value, at: now });
+    return value;
+  }
+
+  async plan(name: string): Promise<Plan | null> {
+    const now = Date.now();
+    const hit = this.plans.get(name);
+    if (hit && now - hit.at < this.ttlMs) return hit.value;
+    const value = await this.store.getPlan(name);
+    this.plans.set(name, { value, at: now });
+    return value;
+  }
+
+  /** Records last use at most once a minute per key (the openstatus habit). */
+  touch(keyId: string) {
+    const now = Date.now();
+    if (now - (this.touched.get(keyId) ?? 0) < 60_000) return;
+    this.touched.set(keyId, now);
+    this.store.touchKey(keyId, new Date(now).toISOString()).catch(() => undefined);
+  }
+
+  invalidate() {
+    this.keys.clear();
+    this.plans.clear();
+  }
+}

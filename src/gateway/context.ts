@@ -1,0 +1,29 @@
+// What the gateway's hooks and routes share: config, store, limiter, cache, engine client.
+import type { Config } from '../config.ts';
+import type { AccountStore, ApiKeyRecord, Plan, ResponseCache, WindowLimiter } from '../store/ports.ts';
+import type { AccountCache } from './accounts.ts';
+import type { EngineClient } from './engine-client.ts';
+
+export interface GatewayContext {
+  config: Config;
+  store: AccountStore;
+  accounts: AccountCache;
+  limiter: WindowLimiter;
+  cache: ResponseCache;
+  engine: EngineClient;
+  version: string;
+  now: () => Date;
+}
+
+export interface CallerAccount {
+  key: ApiKeyRecord;
+  plan: Plan;
+  period: string;
+  counted: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    account?: CallerAccount;
+  }
+}

@@ -1,0 +1,98 @@
+// The gateway's one door to the engine, with two implementations chosen by configuration:
+// in-process (default) and HTTP to a separately started engine (`npm run engine`, ENGINE_URL).
+// Bodies and engine errors pass through unchanged; an unreachable engine is EngineUnavailableError.
+import { Pool } from 'undici';
+import type { Engine, EngineResult } from '../engine/engine.ts';
+
+export const ENGINE_OPS = ['resolve-entity', 'explain', 'pair', 'compare'] as const;
+export type EngineOp = (typeof ENGINE_OPS)[number];
+export type EngineParams = Record<string, string | number | undefined>;
+
+export interface EngineHealth {
+  ok: boolean;
+  kb_version: string | null;
+  detail?: string;
+}
+
+export interface EngineClient {
+  readonly mode: 'in-process' | 'http';
+  call(op: EngineOp, params: EngineParams): Promise<EngineResult>;
+  health(): Promise<EngineHealth>;
+  close(): Promise<void>;
+}
+
+export class EngineUnavailableError extends Error {
+  constructor(detail: string) {
+    super(`engine unavailable: ${detail}`);
+    this.name = 'EngineUnavailableError';
+  }
+}
+
+/** Runs an engine operation on a local Engine; shared by the in-process client and the engine server. */
+export function runEngineOp(engine: Engine, op: EngineOp, p: EngineParams): EngineResult {
+  switch (op) {
+    case 'resolve-entity':
+      return engine.resolveEntity({ q: String(p.q), limit: p.limit === undefined ? undefined : Number(p.limit) });
+    case 'explain':
+      return engine.explain({ q: String(p.q) });
+    case 'pair':
+      return engine.pair({ q: String(p.q) });
+    case 'compare':
+      return engine.compare({ left: String(p.left), right: String(p.right) });
+  }
+}
+
+export class InProcessEngineClient implements EngineClient {
+  readonly mode = 'in-process' as const;
+  constructor(private readonly engine: Engine) {}
+  async call(op: EngineOp, params: EngineParams) {
+    return runEngineOp(this.engine, op, params);
+  }
+  async health(): Promise<EngineHealth> {
+    return { ok: true, kb_version: this.engine.version };
+  }
+  async close() {}
+}
+
+export class HttpEngineClient implements EngineClient {
+  readonly mode = 'http' as const;
+  private readonly pool: Pool;
+
+  constructor(baseUrl: string, private readonly timeoutMs = 5000) {
+    this.pool = new Pool(baseUrl, { connections: 64, pipelining: 1, connectTimeout: 1000, keepAliveTimeout: 10_000 });
+  }
+
+  private async get(path: string, timeoutMs: number): Promise<{ status: number; body: unknown }> {
+    try {
+      const res = await this.pool.request({ method: 'GET', path, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+      const text = await res.body.text();
+      return { status: res.statusCode, body: JSON.parse(text) };
+    } catch (e) {
+      throw new EngineUnavailableError((e as Error).message);
+    }
+  }
+
+  async call(op: EngineOp, params: EngineParams): Promise<EngineResult> {
+    const qs = new URLSearchParams();
+    for (const [k, v] of Object.entries(params)) if (v !== undefined) qs.set(k, String(v));
+    const { status, body } = await this.get(`/engine/v1/${op}?${qs}`, this.timeoutMs);
+    if (status >= 500 || typeof body !== 'object' || body === null) {
+      throw new EngineUnavailableError(`engine answered ${status}`);
+    }
+    return { status, body } as EngineResult;
+  }
+
+  async health(): Promise<EngineHealth> {
+    try {
+      const { status, body } = await this.get('/engine/health', 1000);
+      const b = body as { kb_version?: string };
+      return { ok: status === 200, kb_version: b.kb_version ?? null };
+    } catch (e) {
+      return { ok: false, kb_version: null, detail: (e as Error).message };
+    }
+  }
+
+  async close() {
+    await this.pool.close();
+  }
+}

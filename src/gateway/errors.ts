@@ -1,0 +1,37 @@
+// One error envelope, one registry of codes. Every error body is
+// {ok: false, error: {code, message, request_id, ...details}}.
+
+export const ERROR_CODES = {
+  INVALID_REQUEST: { status: 400, meaning: 'A query parameter is missing, empty, repeated, unknown, too long or out of range. The message names it.' },
+  UNAUTHORIZED: { status: 401, meaning: 'The bearer key is missing, malformed, unknown, revoked or inactive.' },
+  ENTITY_NOT_RESOLVED: { status: 404, meaning: 'Nothing in the knowledge base matches the term well enough to act on.' },
+  NOT_FOUND: { status: 404, meaning: 'No endpoint at this path.' },
+  METHOD_NOT_ALLOWED: { status: 405, meaning: 'The path exists but not for this method; see the Allow header.' },
+  RATE_LIMITED: { status: 429, meaning: "The key's per-minute request limit is reached; retry after Retry-After seconds." },
+  QUOTA_EXCEEDED: { status: 429, meaning: "The key's monthly plan allowance is used up; it renews on the 1st (UTC) or with a larger plan." },
+  DEMO_RATE_LIMITED: { status: 429, meaning: 'The demo per-IP limit (per minute or per hour) is reached; use a key for more.' },
+  DEMO_DISABLED: { status: 503, meaning: 'The keyless demo is switched off on this deployment; use a key.' },
+  DEMO_DAILY_CAP_REACHED: { status: 503, meaning: 'The demo daily cap across all callers is reached; it renews at 00:00 UTC.' },
+  ENGINE_UNAVAILABLE: { status: 503, meaning: 'The engine process cannot be reached; retry shortly.' },
+  STORE_UNAVAILABLE: { status: 503, meaning: 'The key and usage store (or the limiter store) cannot be reached; nothing was counted.' },
+  INTERNAL_ERROR: { status: 500, meaning: 'An unexpected error; it is logged with the request id.' },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly headers: Record<string, string> = {},
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.status = ERROR_CODES[code].status;
+  }
+}
+
+export function errorBody(code: string, message: string, requestId: string, details: Record<string, unknown> = {}) {
+  return { ok: false as const, error: { code, message, request_id: requestId, ...details } };
+}

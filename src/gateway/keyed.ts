@@ -1,0 +1,124 @@
+// Keyed routes: bearer authentication, per-minute limit, exact monthly metering and quota headers.
+// Order: authenticate (onRequest, before validation, so a bad key is 401 whatever the query) →
+// validate (400, never counted) → per-minute limit (429 RATE_LIMITED) → monthly allowance
+// (429 QUOTA_EXCEEDED) → handler. What counts: every admitted request answered 200 or 404
+// ENTITY_NOT_RESOLVED. A request that fails on our side (503 ENGINE_UNAVAILABLE, 500) is refunded.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from './errors.ts';
+import { hashKey, looksLikeKey } from './keys.ts';
+import type { GatewayContext } from './context.ts';
+import { monthBounds, monthPeriod } from '../store/ports.ts';
+import { LimiterUnavailableError } from '../store/limiter.ts';
+
+const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+
+function storeDown(e: unknown): never {
+  if (e instanceof ApiError) throw e;
+  throw new ApiError('STORE_UNAVAILABLE', 'The key and usage store is unavailable; nothing was counted. Retry shortly.', { 'Retry-After': '5' });
+}
+
+export function authenticate(ctx: GatewayContext) {
+  return async function authenticateKey(request: FastifyRequest) {
+    const header = request.headers.authorization;
+    if (!header) throw new ApiError('UNAUTHORIZED', 'Missing Authorization header. Send "Authorization: Bearer <API key>".');
+    const m = BEARER.exec(header);
+    if (!m) throw new ApiError('UNAUTHORIZED', 'Malformed Authorization header. Use the Bearer scheme: "Authorization: Bearer <API key>".');
+    const key = m[1]!;
+    if (!looksLikeKey(key)) throw new ApiError('UNAUTHORIZED', 'Unknown API key.');
+    let rec;
+    let plan;
+    try {
+      rec = await ctx.accounts.keyByHash(hashKey(key));
+      if (rec && rec.status === 'active') plan = await ctx.accounts.plan(rec.plan);
+    } catch (e) {
+      storeDown(e);
+    }
+    if (!rec) throw new ApiError('UNAUTHORIZED', 'Unknown API key.');
+    if (rec.status === 'revoked') throw new ApiError('UNAUTHORIZED', 'This API key has been revoked.');
+    if (rec.status !== 'active') throw new ApiError('UNAUTHORIZED', 'This API key is inactive.');
+    if (!plan) throw new ApiError('INTERNAL_ERROR', `The plan "${rec.plan}" of this key does not exist.`);
+    request.account = { key: rec, plan, period: monthPeriod(ctx.now()), counted: false };
+    ctx.accounts.touch(rec.id);
+  };
+}
+
+const epochSeconds = (ms: number) => Math.ceil(ms / 1000);
+
+function monthlyHeaders(reply: FastifyReply, ctx: GatewayContext, request: FastifyRequest, used: number) {
+  const a = request.account!;
+  reply.header('X-RateLimit-Plan', a.plan.name);
+  reply.header('X-RateLimit-Limit', a.plan.monthly_limit);
+  reply.header('X-RateLimit-Remaining', Math.max(0, a.plan.monthly_limit - used));
+  reply.header('X-RateLimit-Reset', epochSeconds(monthBounds(ctx.now()).end.getTime()));
+}
+
+function minuteHeaders(reply: FastifyReply, r: { limit: number; remaining: number; resetAt: number }) {
+  reply.header('X-RateLimit-Minute-Limit', r.limit);
+  reply.header('X-RateLimit-Minute-Remaining', r.remaining);
+  reply.header('X-RateLimit-Minute-Reset', epochSeconds(r.resetAt));
+}
+
+/** Admits one request against the per-minute limit and the monthly allowance. */
+export function meter(ctx: GatewayContext) {
+  return async function meterRequest(request: FastifyRequest, reply: FastifyReply) {
+    const a = request.account!;
+    let minute;
+    try {
+      minute = await ctx.limiter.hit(`key:${a.key.id}`, a.plan.per_minute_limit, 60_000);
+    } catch (e) {
+      if (e instanceof LimiterUnavailableError) {
+        // documented policy: the per-minute limit fails closed (the monthly meter is the contract)
+        throw new ApiError('STORE_UNAVAILABLE', 'The rate-limit store is unavailable; nothing was counted. Retry shortly.', { 'Retry-After': '5' });
+      }
+      throw e;
+    }
+    minuteHeaders(reply, minute);
+    const now = ctx.now().getTime();
+    if (!minute.allowed) {
+      const retry = Math.max(1, Math.ceil((minute.resetAt - now) / 1000));
+      throw new ApiError('RATE_LIMITED', `Per-minute limit of ${a.plan.per_minute_limit} requests for plan "${a.plan.name}" reached. Retry in ${retry} s.`, {
+        'Retry-After': String(retry),
+      });
+    }
+    let res;
+    try {
+      res = await ctx.store.consumeMonthly(a.key.id, a.period, a.plan.monthly_limit);
+    } catch (e) {
+      storeDown(e);
+    }
+    monthlyHeaders(reply, ctx, request, res.used);
+    if (!res.admitted) {
+      const retry = Math.max(1, Math.ceil((monthBounds(ctx.now()).end.getTime() - now) / 1000));
+      throw new ApiError('QUOTA_EXCEEDED', `Monthly allowance of ${a.plan.monthly_limit} requests for plan "${a.plan.name}" is used up. It renews at 00:00 UTC on the 1st.`, {
+        'Retry-After': String(retry),
+      });
+    }
+    a.counted = true;
+  };
+}
+
+/** Gives back a counted request that failed on our side. */
+export async function refund(ctx: GatewayContext, request: FastifyRequest) {
+  const a = request.account;
+  if (!a?.counted) return;
+  a.counted = false;
+  await ctx.store.refundMonthly(a.key.id, a.period).catch(() => undefined);
+}
+
+/** Quota headers without counting (for /v1/usage). */
+export async function peekHeaders(ctx: GatewayContext, request: FastifyRequest, reply: FastifyReply): Promise<number> {
+  const a = request.account!;
+  let used;
+  try {
+    used = await ctx.store.getMonthly(a.key.id, a.period);
+  } catch (e) {
+    storeDown(e);
+  }
+  monthlyHeaders(reply, ctx, request, used);
+  try {
+    minuteHeaders(reply, await ctx.limiter.peek(`key:${a.key.id}`, a.plan.per_minute_limit, 60_000));
+  } catch {
+    // the usage report does not depend on the limiter
+  }
+  return used;
+}

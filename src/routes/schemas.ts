@@ -1,0 +1,142 @@
+// Shared TypeBox schemas: request parameters, the error envelope, the quota headers and the demo
+// object. They validate requests and generate the OpenAPI document at once.
+import { Type, type TSchema } from '@sinclair/typebox';
+import { ERROR_CODES, type ErrorCode } from '../gateway/errors.ts';
+
+export const termParam = (maxLength: number, name = 'q', description = 'Free-text term: a name, alias, style or wine geography.') =>
+  Type.String({ minLength: 1, maxLength, pattern: '\\S', description, examples: ['pinot noir'] });
+
+export const limitParam = Type.Integer({ minimum: 1, maximum: 25, default: 10, description: 'Maximum number of matches, 1 to 25.' });
+
+export const ErrorBody = (codes: ErrorCode[]) =>
+  Type.Object(
+    {
+      ok: Type.Literal(false),
+      error: Type.Object(
+        {
+          code: Type.Union(codes.map((c) => Type.Literal(c))),
+          message: Type.String({ description: 'What went wrong, naming the parameter or limit involved.' }),
+          request_id: Type.String({ description: 'Same value as the X-Request-Id response header.' }),
+          parameter: Type.Optional(Type.String({ description: 'INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault.' })),
+          plans: Type.Optional(Type.String({ format: 'uri', description: 'Demo limit errors: where to get a key.' })),
+          keyed_endpoint: Type.Optional(Type.String({ description: 'Demo limit errors: the keyed path to call with a key.' })),
+        },
+        { additionalProperties: true },
+      ),
+    },
+    { description: codes.map((c) => `${c}: ${ERROR_CODES[c].meaning}`).join(' ') },
+  );
+
+const h = (description: string, type: 'string' | 'integer' = 'integer') => ({ type, description });
+
+export const REQUEST_ID_HEADER = { 'X-Request-Id': h('The caller\'s X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID.', 'string') };
+
+export const QUOTA_HEADERS = {
+  ...REQUEST_ID_HEADER,
+  'X-RateLimit-Plan': h('Plan of the calling key.', 'string'),
+  'X-RateLimit-Limit': h('Monthly allowance of the plan.'),
+  'X-RateLimit-Remaining': h('Requests left this calendar month (UTC) after this one.'),
+  'X-RateLimit-Reset': h('When the monthly allowance renews: UTC epoch seconds (00:00 UTC on the 1st).'),
+  'X-RateLimit-Minute-Limit': h('Per-minute request limit of the plan.'),
+  'X-RateLimit-Minute-Remaining': h('Requests left in the current one-minute window.'),
+  'X-RateLimit-Minute-Reset': h('When the current one-minute window ends: UTC epoch seconds.'),
+};
+
+export const RETRY_HEADERS = { ...REQUEST_ID_HEADER, 'Retry-After': h('Seconds to wait before retrying.') };
+
+export const DemoObject = Type.Object({
+  demo: Type.Literal(true),
+  endpoint: Type.String({ description: 'Path of the keyed equivalent.' }),
+  authenticated_equivalent: Type.String({ description: 'A sample command line for the keyed equivalent.' }),
+  limits: Type.Object({
+    per_ip_per_minute: Type.Integer(),
+    per_ip_per_hour: Type.Integer(),
+    max_query_length: Type.Integer(),
+    resolve_result_limit: Type.Integer(),
+  }),
+  note: Type.String(),
+  docs: Type.String({ format: 'uri' }),
+  plans: Type.String({ format: 'uri' }),
+  cached: Type.Boolean({ description: 'Whether the body came from the short-lived demo cache.' }),
+  remaining_this_hour: Type.Integer({ description: 'Demo requests left in the current hour for the caller\'s IP.' }),
+});
+
+/** The documented 200 body of a route, as an open object (engine bodies may grow new fields). */
+export const withDescription = <T extends TSchema>(s: T, description: string) => ({ ...s, description }) as T;
+
+export const EntityRef = Type.Object({
+  entity_id: Type.String({ format: 'uuid' }),
+  canonical_name: Type.String(),
+  entity_type: Type.Union([Type.Literal('grape'), Type.Literal('wine_geography'), Type.Literal('spirit'), Type.Literal('beer_style')]),
+  domain: Type.Union([Type.Literal('wine'), Type.Literal('spirits'), Type.Literal('beer')]),
+});
+
+export const MATCHED_ON = [
+  'canonical', 'alias', 'canonical_folded', 'alias_folded', 'canonical_word_order', 'alias_word_order',
+  'canonical_prefix', 'alias_prefix', 'canonical_typo', 'alias_typo', 'shared_term',
+] as const;
+
+export const ResolutionHead = {
+  query: Type.String(),
+  state: Type.Union([Type.Literal('resolved'), Type.Literal('ambiguous'), Type.Literal('unresolved')], {
+    description: 'resolved: the top match is clearly ahead; ambiguous: the runner-up is within 3 points or the term is a declared shared term (e.g. "pinot"); unresolved: nothing reaches the threshold of 55.',
+  }),
+  resolved: Type.Boolean({ description: 'true for resolved and ambiguous: there is a best match to act on.' }),
+  ambiguous: Type.Boolean(),
+  top_score: Type.Number({ minimum: 0, maximum: 100 }),
+};
+
+export const ResolutionObject = Type.Object({
+  entity_id: Type.String({ format: 'uuid' }),
+  canonical_name: Type.String(),
+  matched_on: Type.Union(MATCHED_ON.map((m) => Type.Literal(m))),
+  match_value: Type.String(),
+  match_score: Type.Number({ minimum: 0, maximum: 100 }),
+  vivc_id: Type.Union([Type.String(), Type.Null()]),
+  wikidata_id: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const Match = Type.Composite([
+  EntityRef,
+  Type.Object({
+    matched_on: Type.Union(MATCHED_ON.map((m) => Type.Literal(m))),
+    match_value: Type.String({ description: 'The exact name or alias that matched.' }),
+    match_score: Type.Number({ minimum: 0, maximum: 100 }),
+    vivc_id: Type.Union([Type.String(), Type.Null()]),
+    wikidata_id: Type.Union([Type.String(), Type.Null()]),
+  }),
+]);
+
+const Provenance = Type.Object({
+  source_key: Type.String(),
+  source_title: Type.String(),
+  source_publisher: Type.String(),
+  source_url: Type.String({ format: 'uri' }),
+  locator: Type.String({ description: 'Section, page, id or URL fragment where the fact stands.' }),
+});
+
+export const SourcedFact = Type.Object({ value: Type.Unknown(), provenance: Provenance });
+
+export const Profile = Type.Object(
+  {
+    entity_id: Type.String({ format: 'uuid' }),
+    entity_key: Type.String({ description: 'Permanent key; entity_id = UUIDv5 of it.' }),
+    canonical_name: Type.String(),
+    entity_type: EntityRef.properties.entity_type,
+    domain: EntityRef.properties.domain,
+    review_status: Type.String(),
+    aliases: Type.Optional(Type.Array(Type.Object({ name: Type.String(), language_code: Type.String(), kind: Type.String(), source_key: Type.String(), locator: Type.String() }))),
+    facts: Type.Record(Type.String(), SourcedFact, { description: 'Every fact carries its provenance.' }),
+    relations: Type.Object({
+      parent: Type.Union([EntityRef, Type.Null()]),
+      ancestors: Type.Array(EntityRef),
+      children: Type.Array(EntityRef),
+      grapes: Type.Array(EntityRef),
+      geographies: Type.Array(EntityRef),
+    }),
+    sensory_available: Type.Boolean(),
+    pairing_available: Type.Boolean(),
+    sources: Type.Array(Type.Object({ source_key: Type.String(), title: Type.String(), publisher: Type.String(), authority: Type.String(), url: Type.String() })),
+  },
+  { additionalProperties: true },
+);

@@ -1,0 +1,48 @@
+// GET /v1/compare and its demo twin: two scoped profiles side by side, field by field.
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { GatewayContext } from '../../gateway/context.ts';
+import { registerDemoTwin } from '../../gateway/demo.ts';
+import { registerKeyed, type EngineRouteDef } from '../engine-route.ts';
+import { Profile, ResolutionHead, ResolutionObject, termParam } from '../schemas.ts';
+
+const Side = Type.Object({ ...ResolutionHead, resolution: ResolutionObject, profile: Profile });
+const Entry = Type.Object({ field: Type.String(), relation: Type.String(), left_source: Type.String(), right_source: Type.String() }, { additionalProperties: true });
+
+export const compareRoute: EngineRouteDef = {
+  op: 'compare',
+  path: '/v1/compare',
+  summary: 'Compare two resolved entities',
+  description:
+    'Resolves left and right and returns a scoped profile of each plus a field-by-field comparison of their sourced facts: the same or different value (country, colour, classification…), overlapping or disjoint ranges (ABV, IBU, OG…), shared list values (grapes, tags). Entities of different types compare on the fields they have in common; fields only one side has are listed, never guessed. 404 ENTITY_NOT_RESOLVED names the side that did not resolve.',
+  querystring: ({ maxLength }) =>
+    Type.Object(
+      { left: termParam(maxLength, 'left', 'First term.'), right: termParam(maxLength, 'right', 'Second term.') },
+      { additionalProperties: false },
+    ),
+  toEngine: (query) => ({ left: String(query.left), right: String(query.right) }),
+  body: Type.Object({
+    ok: Type.Literal(true),
+    left: Side,
+    right: Side,
+    comparison: Type.Object({
+      same_entity: Type.Boolean(),
+      same_type: Type.Boolean(),
+      same_domain: Type.Boolean(),
+      left_type: Type.String(),
+      right_type: Type.String(),
+      shared: Type.Array(Entry),
+      differences: Type.Array(Entry),
+      only_left: Type.Array(Type.String()),
+      only_right: Type.Array(Type.String()),
+      basis: Type.String(),
+    }),
+  }),
+  resolvesToOne: true,
+  example: 'left=syrah&right=grenache',
+};
+
+export default async function compare(app: FastifyInstance, ctx: GatewayContext) {
+  registerKeyed(app, ctx, compareRoute);
+  registerDemoTwin(app, ctx, compareRoute);
+}

@@ -1,0 +1,32 @@
+// GET /v1/explain and its demo twin: the sourced profile of the best match.
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { GatewayContext } from '../../gateway/context.ts';
+import { registerDemoTwin } from '../../gateway/demo.ts';
+import { registerKeyed, type EngineRouteDef } from '../engine-route.ts';
+import { Match, Profile, ResolutionHead, ResolutionObject, termParam } from '../schemas.ts';
+
+export const explainRoute: EngineRouteDef = {
+  op: 'explain',
+  path: '/v1/explain',
+  summary: 'Structured, sourced profile of the best resolved entity',
+  description:
+    'Resolves q and returns the profile of the best match: every fact with its provenance (source and locator), aliases with language codes, navigable relations (parent, ancestors, children, grapes, geographies) with ids for follow-up calls, and sensory reference expressions where sourced. When the term is ambiguous the other candidates are listed in `alternatives`. 404 ENTITY_NOT_RESOLVED when nothing matches.',
+  querystring: ({ maxLength }) => Type.Object({ q: termParam(maxLength) }, { additionalProperties: false }),
+  toEngine: (query) => ({ q: String(query.q) }),
+  body: Type.Object({
+    ok: Type.Literal(true),
+    ...ResolutionHead,
+    resolution: ResolutionObject,
+    alternatives: Type.Array(Match),
+    profile: Profile,
+    reference_expressions: Type.Array(Type.Object({}, { additionalProperties: true }), { description: 'Sensory reference expressions (spec 2.5) of the entity; empty when none is sourced.' }),
+  }),
+  resolvesToOne: true,
+  example: 'q=syrah',
+};
+
+export default async function explain(app: FastifyInstance, ctx: GatewayContext) {
+  registerKeyed(app, ctx, explainRoute);
+  registerDemoTwin(app, ctx, explainRoute);
+}

@@ -1,0 +1,108 @@
+// Window limiters on rate-limiter-flexible: RateLimiterMemory for the embedded default,
+// RateLimiterRedis (an atomic Lua INCR + server-side TTL, so windows follow Redis' clock, not each
+// process's) for scale-out. One limiter instance per (limit, window); a plan change therefore
+// starts a fresh window under the new limit.
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { Redis } from 'ioredis';
+import type { LimitResult, WindowLimiter } from './ports.ts';
+
+type Factory = (opts: { points: number; duration: number; keyPrefix: string }) => RateLimiterAbstract;
+
+export class LimiterUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super(`limiter store unavailable: ${(cause as Error)?.message ?? String(cause)}`);
+    this.name = 'LimiterUnavailableError';
+  }
+}
+
+class FlexibleWindowLimiter implements WindowLimiter {
+  private readonly instances = new Map<string, RateLimiterAbstract>();
+
+  constructor(
+    readonly kind: 'memory' | 'redis',
+    private readonly factory: Factory,
+    private readonly pingFn: () => Promise<void>,
+    private readonly closeFn: () => Promise<void>,
+  ) {}
+
+  private instance(limit: number, windowMs: number): RateLimiterAbstract {
+    const id = `${limit}:${windowMs}`;
+    let rl = this.instances.get(id);
+    if (!rl) {
+      rl = this.factory({ points: Math.max(1, limit), duration: Math.max(1, Math.ceil(windowMs / 1000)), keyPrefix: `dis:rl:${id}` });
+      this.instances.set(id, rl);
+    }
+    return rl;
+  }
+
+  private toResult(res: RateLimiterRes, limit: number, allowed: boolean): LimitResult {
+    return { allowed, remaining: Math.max(0, res.remainingPoints), resetAt: Date.now() + res.msBeforeNext, limit };
+  }
+
+  async hit(key: string, limit: number, windowMs: number): Promise<LimitResult> {
+    if (limit <= 0) return { allowed: false, remaining: 0, resetAt: Date.now() + windowMs, limit };
+    try {
+      const res = await this.instance(limit, windowMs).consume(key, 1);
+      return this.toResult(res, limit, true);
+    } catch (e) {
+      if (e instanceof RateLimiterRes) return this.toResult(e, limit, false);
+      throw new LimiterUnavailableError(e);
+    }
+  }
+
+  async hitAll(checks: { key: string; limit: number; windowMs: number }[]): Promise<LimitResult[]> {
+    const done: { key: string; limit: number; windowMs: number }[] = [];
+    const results: LimitResult[] = [];
+    for (const c of checks) {
+      const r = await this.hit(c.key, c.limit, c.windowMs);
+      results.push(r);
+      if (!r.allowed) {
+        // a refused request must not use up the other windows
+        await Promise.all(done.map((d) => this.instance(d.limit, d.windowMs).reward(d.key, 1).catch(() => undefined)));
+        return results;
+      }
+      done.push(c);
+    }
+    return results;
+  }
+
+  async peek(key: string, limit: number, windowMs: number): Promise<LimitResult> {
+    try {
+      const res = await this.instance(limit, windowMs).get(key);
+      if (!res) return { allowed: true, remaining: limit, resetAt: Date.now() + windowMs, limit };
+      return { allowed: res.remainingPoints > 0, remaining: Math.max(0, res.remainingPoints), resetAt: Date.now() + res.msBeforeNext, limit };
+    } catch (e) {
+      throw new LimiterUnavailableError(e);
+    }
+  }
+
+  ping() {
+    return this.pingFn();
+  }
+
+  close() {
+    return this.closeFn();
+  }
+}
+
+export function memoryLimiter(): WindowLimiter {
+  return new FlexibleWindowLimiter(
+    'memory',
+    (o) => new RateLimiterMemory(o),
+    async () => undefined,
+    async () => undefined,
+  );
+}
+
+export function redisLimiter(redis: Redis): WindowLimiter {
+  return new FlexibleWindowLimiter(
+    'redis',
+    (o) => new RateLimiterRedis({ ...o, storeClient: redis, rejectIfRedisNotReady: true }),
+    async () => {
+      await redis.ping();
+    },
+    async () => {
+      redis.disconnect();
+    },
+  );
+}

@@ -1,0 +1,96 @@
+// Store ports: what the gateway needs from persistence, and nothing about SQL. Adapters: SQLite
+// (embedded default), PostgreSQL (scale-out); limiters and caches: memory or Redis.
+
+export type KeyStatus = 'active' | 'inactive' | 'revoked';
+
+export interface Plan {
+  name: string;
+  monthly_limit: number;
+  per_minute_limit: number;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  key_hash: string;
+  display_prefix: string;
+  client: string;
+  plan: string;
+  status: KeyStatus;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export interface ApiKeyView extends Omit<ApiKeyRecord, 'key_hash'> {}
+
+export interface ConsumeResult {
+  admitted: boolean;
+  used: number;
+}
+
+/** Keys, plans and monthly usage: the durable, exact part. */
+export interface AccountStore {
+  readonly kind: 'sqlite' | 'postgres';
+  migrate(): Promise<string[]>;
+  pendingMigrations(): Promise<string[]>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+
+  findKeyByHash(hash: string): Promise<ApiKeyRecord | null>;
+  getKey(id: string): Promise<ApiKeyRecord | null>;
+  insertKey(k: ApiKeyRecord): Promise<void>;
+  listKeys(): Promise<ApiKeyRecord[]>;
+  setKeyStatus(id: string, status: KeyStatus): Promise<void>;
+  touchKey(id: string, at: string): Promise<void>;
+
+  getPlan(name: string): Promise<Plan | null>;
+  listPlans(): Promise<Plan[]>;
+  upsertPlan(p: Plan): Promise<void>;
+
+  /** Atomically count one request if `used < limit`; never admits past the limit. */
+  consumeMonthly(keyId: string, period: string, limit: number): Promise<ConsumeResult>;
+  /** Give back one counted request (used when the request failed on our side). */
+  refundMonthly(keyId: string, period: string): Promise<void>;
+  getMonthly(keyId: string, period: string): Promise<number>;
+}
+
+export interface LimitResult {
+  allowed: boolean;
+  remaining: number;
+  /** epoch milliseconds when the window resets */
+  resetAt: number;
+  limit: number;
+}
+
+/** Fixed-window counters: per-minute key limits, demo per-IP minute/hour limits and the daily cap. */
+export interface WindowLimiter {
+  readonly kind: 'memory' | 'redis';
+  /** Count one hit in the window of `windowMs` for `key`; allowed while the count stays <= limit. */
+  hit(key: string, limit: number, windowMs: number): Promise<LimitResult>;
+  /** Count one hit in several windows at once; any refusal refuses all (and counts nothing). */
+  hitAll(checks: { key: string; limit: number; windowMs: number }[]): Promise<LimitResult[]>;
+  peek(key: string, limit: number, windowMs: number): Promise<LimitResult>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface ResponseCache {
+  get(key: string): Promise<string | null>;
+  set(key: string, value: string, ttlSeconds: number): Promise<void>;
+}
+
+export const STARTER_PLANS: Plan[] = [
+  { name: 'free', monthly_limit: 1_000, per_minute_limit: 10 },
+  { name: 'starter', monthly_limit: 50_000, per_minute_limit: 60 },
+  { name: 'pro', monthly_limit: 1_000_000, per_minute_limit: 600 },
+];
+
+/** Calendar month in UTC, e.g. "2026-11". */
+export function monthPeriod(now: Date): string {
+  return now.toISOString().slice(0, 7);
+}
+
+export function monthBounds(now: Date): { start: Date; end: Date } {
+  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+  return { start, end };
+}
