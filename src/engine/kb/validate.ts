@@ -1,0 +1,171 @@
+// `admin kb validate` and `admin kb stats`. Validation = everything start-up checks (schemas,
+// references, provenance, declared ambiguities) plus agreement with the public reference tables
+// in ../shared/reference/ (VIVC ids, BJCP figures, AVA CFR sections) when that folder is present.
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadKnowledgeBase, type Problem } from './load.ts';
+import { exactForm, fold } from '../normalize.ts';
+
+function parseCsv(text: string): Record<string, string>[] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i++;
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+    } else cell += c;
+  }
+  if (cell || row.length) {
+    row.push(cell);
+    rows.push(row);
+  }
+  const [head, ...body] = rows.filter((r) => r.length > 1 || r[0]);
+  return body.map((r) => Object.fromEntries(head!.map((h, i) => [h, r[i] ?? ''])));
+}
+
+/** Rows of the reference tables that its README reports as wrong; our records deliberately differ. */
+const KNOWN_REFERENCE_ERRORS: Record<string, string> = {
+  'vivc:13127': "the index maps 'Grewicz' to VIURA (reference README); our record follows the sources cited on it",
+};
+
+export interface ValidationReport {
+  version: string;
+  entities: number;
+  problems: Problem[];
+  notices: string[];
+}
+
+export function validateKnowledgeBase(dataDir: string, referenceDir: string): ValidationReport {
+  const { kb, problems } = loadKnowledgeBase(dataDir);
+  const notices: string[] = [];
+  const readRef = (f: string) => {
+    const p = path.join(referenceDir, f);
+    return fs.existsSync(p) ? parseCsv(fs.readFileSync(p, 'utf8')) : null;
+  };
+  const vivc = readRef('vivc-grape-index.csv');
+  const bjcp = readRef('bjcp-2021-beer-styles.csv');
+  const avas = readRef('us-avas.csv');
+  if (!vivc || !bjcp || !avas) notices.push(`reference tables not found in ${referenceDir}: cross-checks against them were skipped`);
+
+  const names = (e: { name: string; aliases: { name: string }[]; facts: Record<string, { value: unknown }> }) =>
+    new Set([e.name, ...e.aliases.map((a) => a.name), String(e.facts.vivc_prime_name?.value ?? '')].map((n) => fold(exactForm(n))));
+
+  if (vivc) {
+    const byId = new Map(vivc.map((r) => [r.vivc_id, r]));
+    for (const e of kb.entities.filter((x) => x.type === 'grape')) {
+      const id = e.facts.vivc_id?.value;
+      if (typeof id !== 'string') continue;
+      const row = byId.get(id);
+      if (!row) continue;
+      if (KNOWN_REFERENCE_ERRORS[`vivc:${id}`]) {
+        notices.push(`vivc ${id}: ${KNOWN_REFERENCE_ERRORS[`vivc:${id}`]}`);
+        continue;
+      }
+      const own = names(e);
+      const theirs = [row.name, row.vivc_prime_name_if_different].filter(Boolean).map((n) => fold(exactForm(n!)));
+      if (!theirs.some((n) => own.has(n))) {
+        problems.push({ file: e.file, record: e.key, field: 'facts.vivc_id', message: `VIVC ${id} is "${row.name}" in the reference index, which is not a name of this record` });
+      }
+      const colour = e.facts.berry_colour?.value;
+      if (typeof colour === 'string' && row.berry_colour && colour.toLowerCase() !== row.berry_colour.toLowerCase()) {
+        problems.push({ file: e.file, record: e.key, field: 'facts.berry_colour', message: `"${colour}" but the reference index says "${row.berry_colour}"` });
+      }
+    }
+  }
+  if (bjcp) {
+    const byId = new Map(bjcp.map((r) => [r.style_id, r]));
+    for (const e of kb.entities.filter((x) => x.type === 'beer_style')) {
+      const id = e.facts.style_id?.value;
+      const row = typeof id === 'string' ? byId.get(id) : undefined;
+      if (!row) {
+        problems.push({ file: e.file, record: e.key, field: 'facts.style_id', message: `"${String(id)}" is not a BJCP 2021 style id` });
+        continue;
+      }
+      if (fold(exactForm(row.name!)) !== fold(exactForm(e.name))) {
+        problems.push({ file: e.file, record: e.key, field: 'name', message: `BJCP ${id} is "${row.name}"` });
+      }
+      for (const f of ['og', 'fg', 'ibu', 'srm', 'abv']) {
+        const v = e.facts[f]?.value as { min: number; max: number } | undefined;
+        const min = row[`${f}_min`];
+        const max = row[`${f}_max`];
+        if (!min && !max) {
+          if (v) problems.push({ file: e.file, record: e.key, field: `facts.${f}`, message: 'BJCP gives no figure for this style' });
+          continue;
+        }
+        if (!v || v.min !== Number(min) || v.max !== Number(max)) {
+          problems.push({ file: e.file, record: e.key, field: `facts.${f}`, message: `must be ${min}–${max} as in BJCP 2021 ${id}, got ${v ? `${v.min}–${v.max}` : 'nothing'}` });
+        }
+      }
+    }
+  }
+  if (avas) {
+    const sections = new Map<string, Set<string>>();
+    for (const r of avas) {
+      const s = `27 CFR ${r.cfr_index}`;
+      if (!sections.has(s)) sections.set(s, new Set());
+      sections.get(s)!.add(fold(exactForm(r.name!)));
+    }
+    for (const e of kb.entities.filter((x) => x.facts.classification?.value === 'AVA')) {
+      const s = e.facts.cfr_section?.value;
+      const known = typeof s === 'string' ? sections.get(s) : undefined;
+      if (!known) problems.push({ file: e.file, record: e.key, field: 'facts.cfr_section', message: `"${String(s)}" is not an AVA section in 27 CFR Part 9` });
+      else if (!known.has(fold(exactForm(e.name)))) problems.push({ file: e.file, record: e.key, field: 'name', message: `${s} names ${[...known].join(' / ')}` });
+    }
+  }
+  return { version: kb.version, entities: kb.entities.length, problems, notices };
+}
+
+export function kbStats(dataDir: string) {
+  const { kb, problems } = loadKnowledgeBase(dataDir);
+  const families = ['grape', 'wine_geography', 'spirit', 'beer_style'] as const;
+  const byFamily = Object.fromEntries(
+    families.map((t) => {
+      const es = kb.entities.filter((e) => e.type === t);
+      const facts = es.reduce((n, e) => n + Object.keys(e.facts).length, 0);
+      const factsWithProvenance = es.reduce((n, e) => n + Object.values(e.facts).filter((f) => kb.sources.has(f.source) && f.locator).length, 0);
+      return [t, {
+        entities: es.length,
+        aliases: es.reduce((n, e) => n + e.aliases.length, 0),
+        sensory_expressions: es.reduce((n, e) => n + e.sensory.length, 0),
+        entities_with_verified_pairings: es.filter((e) => e.pairing).length,
+        pairing_items: es.reduce((n, e) => n + (e.pairing?.items.length ?? 0), 0),
+        facts_with_provenance: factsWithProvenance,
+        facts_without_provenance: facts - factsWithProvenance,
+      }];
+    }),
+  );
+  const total = (k: string) => Object.values(byFamily).reduce((n, f) => n + (f as Record<string, number>)[k]!, 0);
+  return {
+    version: kb.version,
+    valid: problems.length === 0,
+    problems: problems.length,
+    families: byFamily,
+    totals: {
+      entities: total('entities'),
+      aliases: total('aliases'),
+      sources: kb.sources.size,
+      sensory_expressions: total('sensory_expressions'),
+      entities_with_verified_pairings: total('entities_with_verified_pairings'),
+      pairing_items: total('pairing_items'),
+      facts_with_provenance: total('facts_with_provenance'),
+      facts_without_provenance: total('facts_without_provenance'),
+      draft_entities: kb.draftCount,
+    },
+  };
+}
