@@ -1,0 +1,63 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildTestApp } from '../helper.ts';
+import { sharedEngine } from '../helper.ts';
+
+test('/health reports engine, knowledge-base version and store', async () => {
+  const t = await buildTestApp();
+  try {
+    const res = await t.app.inject({ url: '/health' });
+    assert.equal(res.statusCode, 200);
+    const b = res.json();
+    assert.equal(b.status, 'ok');
+    assert.equal(b.version, '1.0.0-early-access');
+    assert.deepEqual(b.engine, { status: 'ok', mode: 'in-process', kb_version: sharedEngine().version });
+    assert.equal(b.store.status, 'ok');
+    assert.equal(b.store.database.kind, 'sqlite');
+    assert.equal(b.store.limiter.kind, 'memory');
+  } finally {
+    await t.close();
+  }
+});
+
+test('/health is 503 when the store is unavailable', async () => {
+  const t = await buildTestApp();
+  try {
+    await t.ctx.store.close();
+    const res = await t.app.inject({ url: '/health' });
+    assert.equal(res.statusCode, 503);
+    assert.equal(res.json().status, 'unavailable');
+    assert.equal(res.json().store.database.status, 'unavailable');
+  } finally {
+    await t.app.close();
+  }
+});
+
+test('/openapi.json is OpenAPI 3.1, version 1.0.0-early-access, with every endpoint, errors, headers and bearer auth', async () => {
+  const t = await buildTestApp();
+  try {
+    const doc = (await t.app.inject({ url: '/openapi.json' })).json();
+    assert.equal(doc.openapi, '3.1.0');
+    assert.equal(doc.info.version, '1.0.0-early-access');
+    assert.deepEqual(doc.components.securitySchemes.bearerAuth, { type: 'http', scheme: 'bearer', bearerFormat: 'dis_live_<secret>', description: 'API key issued with `admin keys create`.' });
+    for (const p of ['/health', '/v1/resolve-entity', '/v1/explain', '/v1/pair', '/v1/compare', '/v1/usage', '/v1/demo/resolve-entity', '/v1/demo/explain', '/v1/demo/pair', '/v1/demo/compare']) {
+      assert.ok(doc.paths[p]?.get, `missing ${p}`);
+    }
+    const re = doc.paths['/v1/resolve-entity'].get;
+    assert.deepEqual(re.security, [{ bearerAuth: [] }]);
+    for (const s of ['200', '400', '401', '429']) assert.ok(re.responses[s], `resolve-entity ${s}`);
+    assert.ok(re.responses['200'].headers['X-RateLimit-Minute-Remaining']);
+    assert.ok(re.responses['429'].headers['Retry-After']);
+    assert.ok(doc.paths['/v1/explain'].get.responses['404']);
+    for (const s of ['200', '400', '429', '503']) assert.ok(doc.paths['/v1/demo/pair'].get.responses[s], `demo pair ${s}`);
+    assert.equal(doc.paths['/v1/demo/resolve-entity'].get.security, undefined);
+    const demoParams = doc.paths['/v1/demo/resolve-entity'].get.parameters.map((p: { name: string }) => p.name);
+    assert.deepEqual(demoParams, ['q']);
+    const docs = await t.app.inject({ url: '/docs/' });
+    assert.equal(docs.statusCode, 200);
+    assert.match(docs.body, /swagger/i);
+    assert.doesNotMatch(docs.body, /https?:\/\/(cdn|unpkg)/);
+  } finally {
+    await t.close();
+  }
+});
