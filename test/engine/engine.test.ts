@@ -1,0 +1,82 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { sharedEngine } from '../helper.ts';
+
+const engine = () => sharedEngine();
+
+describe('engine bodies', () => {
+  test('pair with verified evidence follows spec 2.1–2.7', () => {
+    const r = engine().pair({ q: 'Vinho Verde' });
+    assert.equal(r.status, 200);
+    const b = r.body as any;
+    assert.equal(b.state, 'resolved');
+    assert.equal(b.resolved, true);
+    assert.equal(b.ambiguous, false);
+    assert.equal(b.domain, 'wine');
+    assert.equal(b.pairing_available, true);
+    assert.equal(b.pairing.review_status, 'verified');
+    assert.ok(b.pairing.guidance.length > 0);
+    assert.equal(b.pairing_evidence.customer_guidance_source, 'verified_source_backed_pairing_evidence');
+    assert.equal(b.pairing_evidence.generic_fallback_used, false);
+    assert.equal(b.boundary, undefined);
+    assert.ok(Object.values(b.pairing_boundary).every((v) => v === true));
+    const fields = ['food_item', 'dish', 'pairing_key', 'pairing_text', 'pairing_relationship', 'food_category', 'preparation', 'qualifier', 'confidence', 'verification_status', 'evidence_version', 'language_code', 'geography_scope', 'style_scope', 'oak_scope', 'serving_scope', 'wine_age_scope', 'sweetness_scope', 'pairing_rationale', 'source_key', 'source_title', 'source_publisher', 'source_authority', 'source_url', 'source_section', 'source_page', 'source_excerpt'];
+    for (const item of b.pairing.guidance) {
+      assert.deepEqual(Object.keys(item).sort(), [...fields].sort());
+      assert.match(item.pairing_key, /^[a-z0-9]+(_[a-z0-9]+)*$/);
+      assert.ok(item.confidence > 0 && item.confidence <= 1);
+    }
+    assert.equal(b.resolution.canonical_name, 'Vinho Verde');
+    assert.equal(b.resolution.matched_on, 'canonical');
+  });
+
+  test('pair without evidence returns the explicit boundary and never generic guidance', () => {
+    const b = engine().pair({ q: 'Napa Valley' }).body as any;
+    assert.equal(b.pairing_available, false);
+    assert.deepEqual(b.pairing.guidance, []);
+    assert.equal(b.pairing.review_status, 'none');
+    assert.equal(b.pairing_evidence.verified_source_backed_available, false);
+    assert.equal(b.pairing_evidence.generic_fallback_used, false);
+    assert.equal(b.boundary.reason, 'no_verified_pairing_evidence');
+    assert.equal(b.boundary.sensory_available, false);
+    const beer = engine().pair({ q: 'Weissbier' }).body as any;
+    assert.equal(beer.domain, 'beer');
+    assert.equal(beer.boundary.reason, 'domain_not_covered');
+  });
+
+  test('explain gives a sourced profile with navigable relations', () => {
+    const b = engine().explain({ q: 'Oakville' }).body as any;
+    assert.equal(b.profile.entity_type, 'wine_geography');
+    assert.equal(b.profile.relations.parent.canonical_name, 'Napa Valley');
+    assert.match(b.profile.relations.parent.entity_id, /^[0-9a-f-]{36}$/);
+    for (const [, f] of Object.entries(b.profile.facts) as [string, any][]) {
+      assert.ok(f.provenance.source_url && f.provenance.locator);
+    }
+    const napa = engine().explain({ q: 'Napa Valley' }).body as any;
+    assert.ok(napa.profile.relations.children.some((c: any) => c.canonical_name === 'Oakville'));
+    const nf = engine().explain({ q: 'toyota corolla' });
+    assert.equal(nf.status, 404);
+  });
+
+  test('compare states what two beer styles share and how they differ', () => {
+    const r = engine().compare({ left: 'Weissbier', right: 'Hazy IPA' });
+    const b = r.body as any;
+    assert.equal(b.comparison.same_type, true);
+    const abv = [...b.comparison.shared, ...b.comparison.differences].find((x: any) => x.field === 'abv');
+    assert.equal(abv.relation, 'disjoint_range');
+    const srm = b.comparison.shared.find((x: any) => x.field === 'srm');
+    assert.equal(srm.relation, 'overlapping_range');
+    assert.deepEqual(srm.overlap, { min: 3, max: 6 });
+    const cat = b.comparison.differences.find((x: any) => x.field === 'category');
+    assert.deepEqual([cat.left, cat.right], ['German Wheat Beer', 'IPA']);
+  });
+
+  test('compare across types uses only shared fields; an unresolved side is a 404 naming it', () => {
+    const b = engine().compare({ left: 'Syrah', right: 'Barolo' }).body as any;
+    assert.equal(b.comparison.same_type, false);
+    assert.equal(b.comparison.same_domain, true);
+    const r = engine().compare({ left: 'syrah', right: 'qwertyuiop' });
+    assert.equal(r.status, 404);
+    assert.match((r.body as any).error.message, /right/);
+  });
+});
