@@ -1,0 +1,67 @@
+// Shared benchmark plumbing: wrk (installed from Debian when missing), child servers, parsing.
+import { execSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+
+export function ensureWrk() {
+  if (spawnSync('which', ['wrk']).status === 0) return;
+  console.log('installing wrk (Debian package)…');
+  execSync('(apt-get install -y wrk || (apt-get update && apt-get install -y wrk)) >/dev/null 2>&1', { stdio: 'inherit', shell: '/bin/bash' });
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const p = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(p));
+    });
+  });
+}
+
+export async function waitFor(url: string, timeoutMs = 20_000): Promise<number> {
+  const t0 = performance.now();
+  while (performance.now() - t0 < timeoutMs) {
+    try {
+      const r = await fetch(url);
+      if (r.status === 200) return performance.now() - t0;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+export function startNode(args: string[], env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+export function rssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+}
+
+export interface WrkResult {
+  rps: number;
+  p50ms: number;
+  p99ms: number;
+  non2xx: number;
+}
+
+function toMs(s: string): number {
+  const m = /([\d.]+)(us|ms|s|m)/.exec(s);
+  if (!m) throw new Error(`cannot parse wrk time "${s}"`);
+  const v = Number(m[1]);
+  return m[2] === 'us' ? v / 1000 : m[2] === 's' ? v * 1000 : v;
+}
+
+export function wrk(url: string, opts: { seconds?: number; connections?: number; header?: string } = {}): WrkResult {
+  const args = ['-t1', `-c${opts.connections ?? 32}`, `-d${opts.seconds ?? 8}s`, '--latency'];
+  if (opts.header) args.push('-H', opts.header);
+  const out = execSync(`wrk ${args.map((a) => `'${a}'`).join(' ')} '${url}'`, { encoding: 'utf8' });
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)![1]);
+  if (!/99%/.test(out)) throw new Error(`unexpected wrk output:\n${out}`);
+  const p50 = toMs(/50%\s+(\S+)/.exec(out)![1]!);
+  const p99 = toMs(/99%\s+(\S+)/.exec(out)![1]!);
+  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
+  return { rps, p50ms: p50, p99ms: p99, non2xx };
+}
