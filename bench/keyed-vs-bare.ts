@@ -11,6 +11,7 @@ import { ensureWrk, freePort, rssMb, startNode, waitFor, wrk } from './lib/load.
 const ROOT = path.resolve(import.meta.dirname, '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 ensureWrk();
+execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs')], { cwd: ROOT, stdio: 'inherit' });
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dis-bench-'));
 const env = { DATABASE_URL: `sqlite:${path.join(dir, 'bench.db')}`, LOG_LEVEL: 'warn' };
@@ -22,7 +23,7 @@ const barePort = await freePort();
 const bare = startNode(['--import', 'tsx', path.join(ROOT, 'bench/bare-server.ts')], { PORT: String(barePort) });
 const ourPort = await freePort();
 const t0 = performance.now();
-const ours = startNode(['--import', 'tsx', path.join(ROOT, 'src/server.ts')], { ...env, PORT: String(ourPort) });
+const ours = startNode([path.join(ROOT, 'dist/server.mjs')], { ...env, PORT: String(ourPort) });
 try {
   await waitFor(`http://127.0.0.1:${ourPort}/health`);
   const startupMs = performance.now() - t0;

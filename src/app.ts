@@ -82,8 +82,18 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}) {
     },
   });
 
-  // engine bodies are passed through as they are: serialize with JSON.stringify, never drop fields
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  // engine bodies are passed through as they are: serialize with JSON.stringify, never drop fields.
+  // Memoised engine bodies are the same objects each time, so their JSON is kept beside them.
+  const serialized = new WeakMap<object, string>();
+  app.setSerializerCompiler(() => (data) => {
+    if (data === null || typeof data !== 'object') return JSON.stringify(data);
+    let s = serialized.get(data as object);
+    if (s === undefined) {
+      s = JSON.stringify(data);
+      serialized.set(data as object, s);
+    }
+    return s;
+  });
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);

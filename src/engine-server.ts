@@ -3,15 +3,16 @@
 import Fastify from 'fastify';
 import { loadConfig, ConfigError } from './config.ts';
 import { loadEngine } from './bootstrap.ts';
-import { ENGINE_OPS, runEngineOp, type EngineOp } from './gateway/engine-client.ts';
+import { ENGINE_OPS, EngineRunner, type EngineOp } from './gateway/engine-client.ts';
 import type { Engine } from './engine/engine.ts';
 
 export function buildEngineServer(engine: Engine, logLevel = 'info') {
   const app = Fastify({ logger: { level: logLevel } });
+  const runner = new EngineRunner(engine);
   app.get('/engine/health', async () => ({ status: 'ok', kb_version: engine.version }));
   for (const op of ENGINE_OPS) {
     app.get(`/engine/v1/${op}`, async (request, reply) => {
-      const result = runEngineOp(engine, op as EngineOp, request.query as Record<string, string>);
+      const result = runner.run(op as EngineOp, request.query as Record<string, string>);
       reply.code(result.status);
       return result.body;
     });

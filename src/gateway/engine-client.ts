@@ -2,6 +2,7 @@
 // in-process (default) and HTTP to a separately started engine (`npm run engine`, ENGINE_URL).
 // Bodies and engine errors pass through unchanged; an unreachable engine is EngineUnavailableError.
 import { Pool } from 'undici';
+import { LRUCache } from 'lru-cache';
 import type { Engine, EngineResult } from '../engine/engine.ts';
 
 export const ENGINE_OPS = ['resolve-entity', 'explain', 'pair', 'compare'] as const;
@@ -28,7 +29,25 @@ export class EngineUnavailableError extends Error {
   }
 }
 
-/** Runs an engine operation on a local Engine; shared by the in-process client and the engine server. */
+/**
+ * Runs engine operations on a local Engine, shared by the in-process client and the engine server.
+ * The knowledge base is immutable and the engine deterministic, so results are memoised (bounded
+ * LRU); a repeated query costs a map look-up, and its body object is reused as is.
+ */
+export class EngineRunner {
+  private readonly memo = new LRUCache<string, EngineResult>({ max: 20_000 });
+  constructor(readonly engine: Engine) {}
+  run(op: EngineOp, p: EngineParams): EngineResult {
+    const key = `${op}\u0000${p.q ?? ''}\u0000${p.limit ?? ''}\u0000${p.left ?? ''}\u0000${p.right ?? ''}`;
+    let r = this.memo.get(key);
+    if (!r) {
+      r = runEngineOp(this.engine, op, p);
+      this.memo.set(key, r);
+    }
+    return r;
+  }
+}
+
 export function runEngineOp(engine: Engine, op: EngineOp, p: EngineParams): EngineResult {
   switch (op) {
     case 'resolve-entity':
@@ -44,9 +63,12 @@ export function runEngineOp(engine: Engine, op: EngineOp, p: EngineParams): Engi
 
 export class InProcessEngineClient implements EngineClient {
   readonly mode = 'in-process' as const;
-  constructor(private readonly engine: Engine) {}
+  private readonly runner: EngineRunner;
+  constructor(private readonly engine: Engine) {
+    this.runner = new EngineRunner(engine);
+  }
   async call(op: EngineOp, params: EngineParams) {
-    return runEngineOp(this.engine, op, params);
+    return this.runner.run(op, params);
   }
   async health(): Promise<EngineHealth> {
     return { ok: true, kb_version: this.engine.version };

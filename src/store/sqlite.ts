@@ -145,8 +145,44 @@ export class SqliteAccountStore implements AccountStore {
     ).run(p.name, p.monthly_limit, p.per_minute_limit, new Date().toISOString());
   }
 
-  async consumeMonthly(keyId: string, period: string, limit: number): Promise<ConsumeResult> {
-    if (limit <= 0) return { admitted: false, used: await this.getMonthly(keyId, period) };
+  private pending: { keyId: string; period: string; limit: number; resolve: (r: ConsumeResult) => void; reject: (e: unknown) => void }[] = [];
+
+  /**
+   * Requests arriving in the same event-loop turn are counted in one transaction: each still runs
+   * its own conditional UPSERT (exact, also against other processes sharing the file), but the
+   * batch pays for one commit. Every caller's promise settles only after that commit, so nothing is
+   * admitted before its count is durable.
+   */
+  consumeMonthly(keyId: string, period: string, limit: number): Promise<ConsumeResult> {
+    return new Promise((resolve, reject) => {
+      if (this.pending.length === 0) setImmediate(() => this.flushConsumes());
+      this.pending.push({ keyId, period, limit, resolve, reject });
+    });
+  }
+
+  private flushConsumes() {
+    const batch = this.pending;
+    this.pending = [];
+    const results: ConsumeResult[] = [];
+    try {
+      this.db.exec('BEGIN IMMEDIATE');
+      try {
+        for (const b of batch) results.push(this.consumeOne(b.keyId, b.period, b.limit));
+        this.db.exec('COMMIT');
+      } catch (e) {
+        this.db.exec('ROLLBACK');
+        throw e;
+      }
+    } catch (e) {
+      for (const b of batch) b.reject(e);
+      return;
+    }
+    batch.forEach((b, i) => b.resolve(results[i]!));
+  }
+
+  private consumeOne(keyId: string, period: string, limit: number): ConsumeResult {
+    const current = () => (this.stmt('getUsage', 'SELECT used FROM monthly_usage WHERE key_id = ? AND period = ?').get(keyId, period) as { used: number } | undefined)?.used ?? 0;
+    if (limit <= 0) return { admitted: false, used: current() };
     const row = this.stmt(
       'consume',
       `INSERT INTO monthly_usage (key_id, period, used) VALUES (?, ?, 1)
@@ -154,7 +190,7 @@ export class SqliteAccountStore implements AccountStore {
        RETURNING used`,
     ).get(keyId, period, limit) as { used: number } | undefined;
     if (row) return { admitted: true, used: row.used };
-    return { admitted: false, used: await this.getMonthly(keyId, period) };
+    return { admitted: false, used: current() };
   }
 
   async refundMonthly(keyId: string, period: string): Promise<void> {
