@@ -60,8 +60,14 @@ export function wrk(url: string, opts: { seconds?: number; connections?: number;
   const out = execSync(`wrk ${args.map((a) => `'${a}'`).join(' ')} '${url}'`, { encoding: 'utf8' });
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)![1]);
   if (!/99%/.test(out)) throw new Error(`unexpected wrk output:\n${out}`);
-  const p50 = toMs(/50%\s+(\S+)/.exec(out)![1]!);
-  const p99 = toMs(/99%\s+(\S+)/.exec(out)![1]!);
+  let p50: number;
+  let p99: number;
+  try {
+    p50 = toMs(/ 50%\s+(\S+)/.exec(out)![1]!);
+    p99 = toMs(/ 99%\s+(\S+)/.exec(out)![1]!);
+  } catch (e) {
+    throw new Error(`${(e as Error).message} in wrk output:\n${out}`);
+  }
   const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
   return { rps, p50ms: p50, p99ms: p99, non2xx };
 }

@@ -78,11 +78,25 @@ test('kb validate names file, record and field of a broken record and exits non-
   execFileSync('cp', ['-r', path.join(ROOT, 'data') + '/.', dir]);
   const file = path.join(dir, 'beer-styles', 'bjcp-2021.json');
   const data = JSON.parse(require('node:fs').readFileSync(file, 'utf8'));
-  data[0].facts.abv.value.max = 99;
+  data[0].facts.abv.value = { min: 9, max: 2 };
   delete data[1].facts.ibu.source;
   require('node:fs').writeFileSync(file, JSON.stringify(data));
   const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/admin.ts'), 'kb', 'validate'], { cwd: ROOT, env: { ...process.env, DATA_DIR: dir }, encoding: 'utf8' });
   assert.equal(r.status, 1);
   assert.match(r.stdout, new RegExp(`beer-styles/bjcp-2021.json \\[${data[0].key}\\] facts.abv`));
   assert.match(r.stdout, new RegExp(`beer-styles/bjcp-2021.json \\[${data[1].key}\\] /facts/ibu`));
+});
+
+test('kb validate checks BJCP figures against the reference table when it is present', (t) => {
+  const refDir = path.resolve(ROOT, '../shared/reference');
+  if (!require('node:fs').existsSync(path.join(refDir, 'bjcp-2021-beer-styles.csv'))) return t.skip('reference tables not beside the repo');
+  const dir = tempDir();
+  execFileSync('cp', ['-r', path.join(ROOT, 'data') + '/.', dir]);
+  const file = path.join(dir, 'beer-styles', 'bjcp-2021.json');
+  const data = JSON.parse(require('node:fs').readFileSync(file, 'utf8'));
+  data[0].facts.abv.value.max = 9.9;
+  require('node:fs').writeFileSync(file, JSON.stringify(data));
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/admin.ts'), 'kb', 'validate'], { cwd: ROOT, env: { ...process.env, DATA_DIR: dir, REFERENCE_DIR: refDir }, encoding: 'utf8' });
+  assert.equal(r.status, 1);
+  assert.match(r.stdout, new RegExp(`\\[${data[0].key}\\] facts.abv: must be .* as in BJCP 2021 1A`));
 });
