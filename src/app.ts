@@ -75,9 +75,10 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}) {
     clientErrorHandler: (err, socket) => {
       const code = (err as { code?: string }).code;
       const status = code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-      const body = JSON.stringify(errorBody('INVALID_REQUEST', status === 431 ? 'Request line or headers too large (a parameter is far over its length limit).' : 'Malformed HTTP request.', crypto.randomUUID()));
+      const id = crypto.randomUUID();
+      const body = JSON.stringify(errorBody('INVALID_REQUEST', status === 431 ? 'Request line or headers too large (a parameter is far over its length limit).' : 'Malformed HTTP request.', id));
       if (socket.writable) {
-        socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+        socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/json; charset=utf-8\r\nX-Request-Id: ${id}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
       } else socket.destroy(err);
     },
   });

@@ -1,26 +1,41 @@
 // `npm start`: the gateway (with the engine in-process unless ENGINE_URL is set).
-import { loadConfig, ConfigError } from './config.ts';
+// `startServer()` is also what each worker of `npm run start:cluster` (src/cluster.ts) runs.
+import { pathToFileURL } from 'node:url';
+import { loadConfig, ConfigError, type Config } from './config.ts';
 import { buildContext, closeContext } from './bootstrap.ts';
 import { buildApp } from './app.ts';
 
-async function main() {
+/** Builds the gateway from the environment, listens, and closes cleanly on SIGINT/SIGTERM. */
+export async function startServer(config: Config = loadConfig()) {
   const t0 = performance.now();
-  const config = loadConfig();
   const ctx = await buildContext(config);
   const app = await buildApp(ctx);
-  const close = async () => {
-    await app.close();
-    await closeContext(ctx);
-    process.exit(0);
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      await app.close();
+      await closeContext(ctx);
+    })());
+  const onSignal = () => {
+    close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   };
-  process.once('SIGINT', close);
-  process.once('SIGTERM', close);
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   await app.listen({ port: config.port, host: config.host });
   app.log.info({ startup_ms: Math.round(performance.now() - t0), engine: ctx.engine.mode, store: ctx.store.kind, limiter: ctx.limiter.kind }, 'drinks intelligence ready');
+  return { app, ctx, close };
 }
 
-main().catch((e) => {
+/** Prints a start-up failure (bad configuration, unmigrated database, …) and exits with code 1. */
+export function exitOnStartupError(e: unknown): never {
   if (e instanceof ConfigError) console.error(e.message);
   else console.error(e instanceof Error ? e.message : e);
   process.exit(1);
-});
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  startServer().catch(exitOnStartupError);
+}

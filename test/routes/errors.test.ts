@@ -82,6 +82,19 @@ describe('request validation, unknown paths, methods and request ids', () => {
     }
   });
 
+  test('over real HTTP, a URL far over the limits gets a JSON 4xx, not a hang or a 500', async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as { port: number };
+    const res = await fetch(`http://127.0.0.1:${port}/v1/demo/resolve-entity?q=${'x'.repeat(70_000)}`);
+    assert.equal(res.status, 431);
+    const b = await res.json();
+    assert.equal(b.error.code, 'INVALID_REQUEST');
+    assert.equal(b.error.request_id, res.headers.get('x-request-id'));
+    const long = await fetch(`http://127.0.0.1:${port}/v1/demo/resolve-entity?q=${'x'.repeat(5_000)}`);
+    assert.equal(long.status, 400);
+    assert.match((await long.json()).error.message, /"q" is too long/);
+  });
+
   test('malformed percent-encoding is a 400, not a 500', async () => {
     const res = await t.app.inject({ url: '/v1/resolve-entity?q=%E0%A4%A', headers: auth });
     assert.ok(res.statusCode === 200 || res.statusCode === 400, String(res.statusCode));
