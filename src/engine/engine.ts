@@ -16,6 +16,8 @@ export interface CompareParams { left: string; right: string }
 
 export const DEFAULT_LIMIT = 10;
 
+export const SENSORY_BOUNDARY = 'No sourced sensory reference expression exists for this entity in this knowledge-base release; none is generated.';
+
 /** Why pair returns no guidance: each reason is documented in the OpenAPI document. */
 export const BOUNDARY_REASONS = {
   no_verified_pairing_evidence: 'No verified, source-backed pairing evidence exists for this entity in this knowledge-base release. Generic pairing guidance is never substituted.',
@@ -204,6 +206,7 @@ export class Engine {
         alternatives: r.state === 'ambiguous' ? r.candidates.slice(1).map((x) => matchOf(this.kb, x)) : [],
         profile: this.profile(e),
         reference_expressions: e.sensory.map((s) => this.expressionOut(s, e)),
+        ...(e.sensory.length === 0 ? { sensory_boundary: { reason: 'no_sourced_sensory_evidence', message: SENSORY_BOUNDARY } } : {}),
       },
     };
   }

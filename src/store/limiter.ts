@@ -53,12 +53,19 @@ class FlexibleWindowLimiter implements WindowLimiter {
   async hitAll(checks: { key: string; limit: number; windowMs: number }[]): Promise<LimitResult[]> {
     const done: { key: string; limit: number; windowMs: number }[] = [];
     const results: LimitResult[] = [];
+    // a refused request (or one the store failed halfway through) must not use up the other windows
+    const giveBack = () => Promise.all(done.map((d) => this.instance(d.limit, d.windowMs).reward(d.key, 1).catch(() => undefined)));
     for (const c of checks) {
-      const r = await this.hit(c.key, c.limit, c.windowMs);
+      let r: LimitResult;
+      try {
+        r = await this.hit(c.key, c.limit, c.windowMs);
+      } catch (e) {
+        await giveBack();
+        throw e;
+      }
       results.push(r);
       if (!r.allowed) {
-        // a refused request must not use up the other windows
-        await Promise.all(done.map((d) => this.instance(d.limit, d.windowMs).reward(d.key, 1).catch(() => undefined)));
+        await giveBack();
         return results;
       }
       done.push(c);

@@ -47,7 +47,10 @@ export class PostgresAccountStore implements AccountStore {
   }
 
   async pendingMigrations(): Promise<string[]> {
-    await this.q('CREATE TABLE IF NOT EXISTS schema_migrations (version TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())');
+    // read-only: several gateways start at once, and concurrent CREATE TABLE IF NOT EXISTS races
+    // in PostgreSQL ("duplicate key value violates unique constraint pg_type_typname_nsp_index")
+    const [exists] = await this.q<{ t: string | null }>("SELECT to_regclass('schema_migrations')::text AS t");
+    if (!exists?.t) return MIGRATIONS.map((m) => m.version);
     const done = new Set((await this.q<{ version: string }>('SELECT version FROM schema_migrations')).map((r) => r.version));
     return MIGRATIONS.filter((m) => !done.has(m.version)).map((m) => m.version);
   }

@@ -54,6 +54,15 @@ describe('engine bodies', () => {
     }
     const napa = engine().explain({ q: 'Napa Valley' }).body as any;
     assert.ok(napa.profile.relations.children.some((c: any) => c.canonical_name === 'Oakville'));
+    assert.equal(b.profile.sensory_available, false);
+    assert.equal(b.sensory_boundary.reason, 'no_sourced_sensory_evidence');
+    const champagne = engine().explain({ q: 'Barolo' }).body as any;
+    assert.equal(champagne.profile.sensory_available, true);
+    assert.equal(champagne.sensory_boundary, undefined);
+    for (const x of champagne.reference_expressions) {
+      assert.ok(Number.isInteger(x.expression_id));
+      for (const p of x.provenance) assert.ok(p.source && p.locator && p.supports.length > 0);
+    }
     const nf = engine().explain({ q: 'toyota corolla' });
     assert.equal(nf.status, 404);
   });

@@ -21,6 +21,7 @@ export const explainRoute: EngineRouteDef = {
     alternatives: Type.Array(Match),
     profile: Profile,
     reference_expressions: Type.Array(Type.Object({}, { additionalProperties: true }), { description: 'Sensory reference expressions (spec 2.5) of the entity; empty when none is sourced.' }),
+    sensory_boundary: Type.Optional(Type.Object({ reason: Type.Literal('no_sourced_sensory_evidence'), message: Type.String() }, { description: 'Present exactly when reference_expressions is empty.' })),
   }),
   resolvesToOne: true,
   example: 'q=syrah',

@@ -1,0 +1,212 @@
+// One suite of AccountStore behaviour, run against both adapters: SQLite (a temp file) and
+// PostgreSQL (a temp database created through the `test` database and dropped afterwards).
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { SqliteAccountStore } from '../../src/store/sqlite.ts';
+import { PostgresAccountStore } from '../../src/store/postgres.ts';
+import { STARTER_PLANS, type AccountStore, type ApiKeyRecord } from '../../src/store/ports.ts';
+import { tempDir } from '../helper.ts';
+
+const PG_ADMIN_URL = process.env.TEST_DATABASE_URL ?? `postgres://${process.env.PGUSER ?? os.userInfo().username}@127.0.0.1:5432/test`;
+
+interface Adapter {
+  name: string;
+  /** a fresh, empty database */
+  setup(): Promise<void>;
+  /** a new store instance on that database (call several times for "several processes") */
+  open(): AccountStore;
+  teardown(): Promise<void>;
+}
+
+function sqliteAdapter(): Adapter {
+  let dir = '';
+  return {
+    name: 'sqlite',
+    async setup() {
+      dir = tempDir('dis-store-');
+    },
+    open: () => new SqliteAccountStore(path.join(dir, 'accounts.db')),
+    async teardown() {
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function adminQuery(sql: string) {
+  const c = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 3000 });
+  await c.connect();
+  try {
+    return await c.query(sql);
+  } finally {
+    await c.end();
+  }
+}
+
+function postgresAdapter(): Adapter {
+  const db = `dis_test_${crypto.randomBytes(6).toString('hex')}`;
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${db}`;
+  return {
+    name: 'postgres',
+    async setup() {
+      await adminQuery(`CREATE DATABASE ${db}`);
+    },
+    open: () => new PostgresAccountStore(url.toString()),
+    async teardown() {
+      await adminQuery(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
+    },
+  };
+}
+
+let seq = 0;
+function keyRecord(plan = 'free', over: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
+  seq++;
+  return {
+    id: `key_${crypto.randomBytes(8).toString('hex')}`,
+    key_hash: crypto.createHash('sha256').update(`secret-${seq}-${Math.random()}`).digest('hex'),
+    display_prefix: `dis_live_${String(seq).padStart(4, '0')}`,
+    client: `client ${seq}`,
+    plan,
+    status: 'active',
+    // strictly increasing so listKeys' order (created_at, id) is the insertion order
+    created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, seq)).toISOString(),
+    last_used_at: null,
+    ...over,
+  };
+}
+
+const PERIOD = '2026-11';
+
+for (const adapter of [sqliteAdapter(), postgresAdapter()]) {
+  describe(`AccountStore (${adapter.name})`, () => {
+    let store: AccountStore;
+    const extra: AccountStore[] = [];
+
+    before(async () => {
+      await adapter.setup();
+      store = adapter.open();
+    });
+    after(async () => {
+      for (const s of [store, ...extra]) await s?.close().catch(() => undefined);
+      await adapter.teardown();
+    });
+
+    test('migrations: pending on a fresh database, applied once, starter plans seeded', async () => {
+      assert.equal(store.kind, adapter.name);
+      assert.deepEqual(await store.pendingMigrations(), ['001_accounts']);
+      assert.deepEqual(await store.migrate(), ['001_accounts']);
+      assert.deepEqual(await store.pendingMigrations(), []);
+      assert.deepEqual(await store.migrate(), [], 'a second migrate applies nothing');
+      assert.deepEqual(await store.listPlans(), STARTER_PLANS);
+      await store.ping();
+    });
+
+    test('keys: insert, find by hash and id, list in creation order, status changes, touch', async () => {
+      const a = keyRecord('free');
+      const b = keyRecord('pro', { client: 'Ünïcødé client' });
+      await store.insertKey(a);
+      await store.insertKey(b);
+      assert.deepEqual(await store.findKeyByHash(a.key_hash), a);
+      assert.deepEqual(await store.getKey(b.id), b);
+      assert.equal(await store.findKeyByHash('0'.repeat(64)), null);
+      assert.equal(await store.getKey('key_missing'), null);
+      const listed = await store.listKeys();
+      assert.deepEqual(listed.filter((k) => k.id === a.id || k.id === b.id), [a, b]);
+
+      await store.setKeyStatus(a.id, 'inactive');
+      assert.equal((await store.getKey(a.id))!.status, 'inactive');
+      await store.setKeyStatus(a.id, 'revoked');
+      assert.equal((await store.findKeyByHash(a.key_hash))!.status, 'revoked');
+
+      const at = '2026-11-22T10:00:00.000Z';
+      await store.touchKey(b.id, at);
+      assert.equal((await store.getKey(b.id))!.last_used_at, at);
+
+      await assert.rejects(store.insertKey({ ...keyRecord('free'), key_hash: a.key_hash }), 'a key hash is unique');
+      await assert.rejects(store.insertKey(keyRecord('no-such-plan')), 'a key needs an existing plan');
+    });
+
+    test('plans: upsert creates and updates; unknown plan is null', async () => {
+      await store.upsertPlan({ name: 'team', monthly_limit: 5_000_000_000, per_minute_limit: 120 });
+      assert.deepEqual(await store.getPlan('team'), { name: 'team', monthly_limit: 5_000_000_000, per_minute_limit: 120 });
+      await store.upsertPlan({ name: 'team', monthly_limit: 7, per_minute_limit: 0 });
+      assert.deepEqual(await store.getPlan('team'), { name: 'team', monthly_limit: 7, per_minute_limit: 0 });
+      assert.equal(await store.getPlan('nope'), null);
+      const names = (await store.listPlans()).map((p) => p.name);
+      assert.deepEqual(names, ['team', 'free', 'starter', 'pro'], 'ordered by monthly limit');
+    });
+
+    test('consumeMonthly admits exactly the limit under 200 concurrent calls', async () => {
+      const k = keyRecord('free');
+      await store.insertKey(k);
+      const results = await Promise.all(Array.from({ length: 200 }, () => store.consumeMonthly(k.id, PERIOD, 50)));
+      const admitted = results.filter((r) => r.admitted);
+      assert.equal(admitted.length, 50);
+      assert.deepEqual(admitted.map((r) => r.used).sort((x, y) => x - y), Array.from({ length: 50 }, (_, i) => i + 1), 'each admitted call saw its own count');
+      for (const r of results.filter((x) => !x.admitted)) assert.equal(r.used, 50);
+      assert.equal(await store.getMonthly(k.id, PERIOD), 50);
+    });
+
+    test('consumeMonthly stays exact across two store instances (two processes) on one database', async () => {
+      const other = adapter.open();
+      extra.push(other);
+      const k = keyRecord('free');
+      await store.insertKey(k);
+      const results = await Promise.all(Array.from({ length: 200 }, (_, i) => (i % 2 ? other : store).consumeMonthly(k.id, PERIOD, 50)));
+      assert.equal(results.filter((r) => r.admitted).length, 50);
+      assert.equal(await store.getMonthly(k.id, PERIOD), 50);
+      assert.equal(await other.getMonthly(k.id, PERIOD), 50);
+    });
+
+    test('consumeMonthly with limit 0 admits nothing; periods and keys are separate', async () => {
+      const k = keyRecord('free');
+      const j = keyRecord('free');
+      await store.insertKey(k);
+      await store.insertKey(j);
+      assert.deepEqual(await store.consumeMonthly(k.id, PERIOD, 0), { admitted: false, used: 0 });
+      assert.deepEqual(await store.consumeMonthly(k.id, PERIOD, 2), { admitted: true, used: 1 });
+      assert.deepEqual(await store.consumeMonthly(k.id, PERIOD, 2), { admitted: true, used: 2 });
+      assert.deepEqual(await store.consumeMonthly(k.id, PERIOD, 2), { admitted: false, used: 2 });
+      assert.deepEqual(await store.consumeMonthly(k.id, '2026-12', 2), { admitted: true, used: 1 });
+      assert.equal(await store.getMonthly(j.id, PERIOD), 0);
+      assert.equal(await store.getMonthly('key_missing', PERIOD), 0);
+      // a raised limit admits again (plan upgrade mid-month)
+      assert.deepEqual(await store.consumeMonthly(k.id, PERIOD, 3), { admitted: true, used: 3 });
+    });
+
+    test('refundMonthly gives back one request and never goes below zero', async () => {
+      const k = keyRecord('free');
+      await store.insertKey(k);
+      await store.refundMonthly(k.id, PERIOD); // nothing counted yet: no-op
+      assert.equal(await store.getMonthly(k.id, PERIOD), 0);
+      for (let i = 0; i < 3; i++) await store.consumeMonthly(k.id, PERIOD, 3);
+      assert.equal((await store.consumeMonthly(k.id, PERIOD, 3)).admitted, false);
+      await store.refundMonthly(k.id, PERIOD);
+      assert.equal(await store.getMonthly(k.id, PERIOD), 2);
+      assert.deepEqual(await store.consumeMonthly(k.id, PERIOD, 3), { admitted: true, used: 3 }, 'the refunded request can be used again');
+      await Promise.all(Array.from({ length: 10 }, () => store.refundMonthly(k.id, PERIOD)));
+      assert.equal(await store.getMonthly(k.id, PERIOD), 0);
+    });
+
+    test('durability: close and reopen keeps keys, plans, statuses and usage', async () => {
+      const k = keyRecord('free');
+      await store.insertKey(k);
+      await store.upsertPlan({ name: 'durable', monthly_limit: 10, per_minute_limit: 1 });
+      for (let i = 0; i < 7; i++) await store.consumeMonthly(k.id, PERIOD, 10);
+      await store.setKeyStatus(k.id, 'inactive');
+      await store.close();
+      for (const s of extra.splice(0)) await s.close();
+      store = adapter.open();
+      assert.deepEqual(await store.pendingMigrations(), [], 'a reopened database needs no migration');
+      assert.equal(await store.getMonthly(k.id, PERIOD), 7);
+      assert.equal((await store.getKey(k.id))!.status, 'inactive');
+      assert.deepEqual(await store.getPlan('durable'), { name: 'durable', monthly_limit: 10, per_minute_limit: 1 });
+      assert.deepEqual(await store.consumeMonthly(k.id, PERIOD, 10), { admitted: true, used: 8 });
+    });
+  });
+}
