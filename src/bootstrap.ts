@@ -32,7 +32,10 @@ export async function buildContext(config: Config, opts: BuildContextOptions = {
     // the embedded default creates and migrates its own database on first run
     await store.migrate();
   } else {
-    const pending = await store.pendingMigrations();
+    const pending = await store.pendingMigrations().catch(async (e: Error) => {
+      await store.close().catch(() => undefined);
+      throw new Error(`Cannot reach PostgreSQL at DATABASE_URL: ${e.message}`);
+    });
     if (pending.length) {
       await store.close();
       throw new Error(`The database is not migrated (pending: ${pending.join(', ')}). Run: npm run --silent admin -- db migrate`);

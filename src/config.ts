@@ -106,7 +106,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     publicBaseUrl,
     logLevel,
     clusterWorkers: intVar(env, 'CLUSTER_WORKERS', 0, 0, 64),
-    cacheTtlMs: intVar(env, 'KEY_CACHE_TTL_MS', 1000, 0, 2000),
+    cacheTtlMs: intVar(env, 'KEY_CACHE_TTL_MS', 1000, 0, 1500),
     demo: {
       enabled: boolVar(env, 'DEMO_ENABLED', true),
       perIpPerMinute: intVar(env, 'DEMO_PER_IP_PER_MINUTE', 8, 1, 1_000_000),

@@ -1,5 +1,6 @@
 // `npm start`: the gateway (with the engine in-process unless ENGINE_URL is set).
 // `startServer()` is also what each worker of `npm run start:cluster` (src/cluster.ts) runs.
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadConfig, ConfigError, type Config } from './config.ts';
 import { buildContext, closeContext } from './bootstrap.ts';
@@ -36,6 +37,9 @@ export function exitOnStartupError(e: unknown): never {
   process.exit(1);
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+// Run only as the entry point itself: not when imported, and not when bundled into another entry
+// (dist/cluster.mjs inlines this module, so there import.meta.url is the cluster's file).
+const entry = process.argv[1];
+if (entry && import.meta.url === pathToFileURL(entry).href && /^server\.(ts|mjs|js)$/.test(path.basename(entry))) {
   startServer().catch(exitOnStartupError);
 }

@@ -53,8 +53,9 @@ export class SqliteAccountStore implements AccountStore {
   constructor(file: string) {
     if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
     this.db = new Database(file);
+    this.db.exec('PRAGMA busy_timeout = 5000');
     if (file !== ':memory:') this.db.exec('PRAGMA journal_mode = WAL');
-    this.db.exec('PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;');
+    this.db.exec('PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;');
     this.db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version TEXT PRIMARY KEY, applied_at TEXT NOT NULL)');
     this.stmts = {};
   }
@@ -71,10 +72,14 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   async migrate(): Promise<string[]> {
-    const pending = new Set(await this.pendingMigrations());
     const applied: string[] = [];
-    for (const m of MIGRATIONS.filter((x) => pending.has(x.version))) {
+    for (const m of MIGRATIONS) {
+      // decided inside the write lock, so two processes migrating a new file do not both apply it
       this.db.exec('BEGIN IMMEDIATE');
+      if (this.db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').get(m.version)) {
+        this.db.exec('COMMIT');
+        continue;
+      }
       try {
         this.db.exec(m.sql);
         this.db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(m.version, new Date().toISOString());
