@@ -144,16 +144,69 @@ export class PostgresAccountStore implements AccountStore {
     await this.q("SELECT pg_notify('dis_accounts', $1)", [`plan:${p.name}`]);
   }
 
-  async consumeMonthly(keyId: string, period: string, limit: number): Promise<ConsumeResult> {
-    if (limit <= 0) return { admitted: false, used: await this.getMonthly(keyId, period) };
-    const rows = await this.q<{ used: string }>(
-      `INSERT INTO monthly_usage (key_id, period, used) VALUES ($1, $2, 1)
-       ON CONFLICT (key_id, period) DO UPDATE SET used = monthly_usage.used + 1 WHERE monthly_usage.used < $3
-       RETURNING used`,
-      [keyId, period, limit],
-    );
-    if (rows[0]) return { admitted: true, used: Number(rows[0].used) };
-    return { admitted: false, used: await this.getMonthly(keyId, period) };
+  private readonly groups = new Map<string, { keyId: string; period: string; limit: number; waiting: ((r: ConsumeResult | Error) => void)[]; busy: boolean }>();
+
+  /**
+   * Requests for the same key and month that arrive while a count is being written are counted
+   * together in the next transaction: one row lock and one commit for the whole group. Inside it the
+   * row is read FOR UPDATE, so the decision is exact against every other process, and no caller is
+   * answered before the commit that counts it.
+   */
+  consumeMonthly(keyId: string, period: string, limit: number): Promise<ConsumeResult> {
+    const id = `${keyId}\u0000${period}\u0000${limit}`;
+    let g = this.groups.get(id);
+    if (!g) this.groups.set(id, (g = { keyId, period, limit, waiting: [], busy: false }));
+    const group = g;
+    return new Promise((resolve, reject) => {
+      group.waiting.push((r) => (r instanceof Error ? reject(r) : resolve(r)));
+      if (!group.busy) {
+        group.busy = true;
+        setImmediate(() => this.flushGroup(id, group));
+      }
+    });
+  }
+
+  private async flushGroup(id: string, g: { keyId: string; period: string; limit: number; waiting: ((r: ConsumeResult | Error) => void)[]; busy: boolean }) {
+    const batch = g.waiting;
+    g.waiting = [];
+    try {
+      const results = await this.countBatch(g.keyId, g.period, g.limit, batch.length);
+      batch.forEach((done, i) => done(results[i]!));
+    } catch (e) {
+      for (const done of batch) done(e as Error);
+    }
+    if (g.waiting.length) setImmediate(() => this.flushGroup(id, g));
+    else {
+      g.busy = false;
+      this.groups.delete(id);
+    }
+  }
+
+  private async countBatch(keyId: string, period: string, limit: number, n: number): Promise<ConsumeResult[]> {
+    const client = await this.pool.connect();
+    let broken = false;
+    try {
+      await client.query('BEGIN');
+      try {
+        await client.query('INSERT INTO monthly_usage (key_id, period, used) VALUES ($1, $2, 0) ON CONFLICT (key_id, period) DO NOTHING', [keyId, period]);
+        const { rows } = await client.query('SELECT used FROM monthly_usage WHERE key_id = $1 AND period = $2 FOR UPDATE', [keyId, period]);
+        const before = Number(rows[0].used);
+        const admit = Math.max(0, Math.min(n, limit - before));
+        if (admit > 0) await client.query('UPDATE monthly_usage SET used = used + $3 WHERE key_id = $1 AND period = $2', [keyId, period, admit]);
+        await client.query('COMMIT');
+        return Array.from({ length: n }, (_, i) => (i < admit ? { admitted: true, used: before + i + 1 } : { admitted: false, used: before + admit }));
+      } catch (e) {
+        await client.query('ROLLBACK').catch(() => {
+          broken = true;
+        });
+        throw e;
+      }
+    } catch (e) {
+      broken = true;
+      throw e;
+    } finally {
+      client.release(broken);
+    }
   }
 
   async refundMonthly(keyId: string, period: string) {
