@@ -31,6 +31,23 @@ const MIGRATIONS: { version: string; sql: string }[] = [
         PRIMARY KEY (key_id, period)
       );`,
   },
+  {
+    version: '002_consume_function',
+    // one round trip and one commit per group of requests: lock the row, admit what still fits
+    sql: `
+      CREATE FUNCTION dis_consume(p_key TEXT, p_period TEXT, p_limit BIGINT, p_n BIGINT)
+      RETURNS TABLE (before_used BIGINT, admitted BIGINT) LANGUAGE plpgsql AS $$
+      DECLARE b BIGINT; a BIGINT;
+      BEGIN
+        INSERT INTO monthly_usage (key_id, period, used) VALUES (p_key, p_period, 0) ON CONFLICT (key_id, period) DO NOTHING;
+        SELECT used INTO b FROM monthly_usage WHERE key_id = p_key AND period = p_period FOR UPDATE;
+        a := GREATEST(0, LEAST(p_n, p_limit - b));
+        IF a > 0 THEN
+          UPDATE monthly_usage SET used = used + a WHERE key_id = p_key AND period = p_period;
+        END IF;
+        RETURN QUERY SELECT b, a;
+      END $$;`,
+  },
 ];
 
 export class PostgresAccountStore implements AccountStore {
@@ -148,8 +165,8 @@ export class PostgresAccountStore implements AccountStore {
 
   /**
    * Requests for the same key and month that arrive while a count is being written are counted
-   * together in the next transaction: one row lock and one commit for the whole group. Inside it the
-   * row is read FOR UPDATE, so the decision is exact against every other process, and no caller is
+   * together in the next transaction: one row lock and one commit for the whole group (the dis_consume
+   * function of migration 002). Inside it the row is read FOR UPDATE, so the decision is exact against every other process, and no caller is
    * answered before the commit that counts it.
    */
   consumeMonthly(keyId: string, period: string, limit: number): Promise<ConsumeResult> {
@@ -183,30 +200,10 @@ export class PostgresAccountStore implements AccountStore {
   }
 
   private async countBatch(keyId: string, period: string, limit: number, n: number): Promise<ConsumeResult[]> {
-    const client = await this.pool.connect();
-    let broken = false;
-    try {
-      await client.query('BEGIN');
-      try {
-        await client.query('INSERT INTO monthly_usage (key_id, period, used) VALUES ($1, $2, 0) ON CONFLICT (key_id, period) DO NOTHING', [keyId, period]);
-        const { rows } = await client.query('SELECT used FROM monthly_usage WHERE key_id = $1 AND period = $2 FOR UPDATE', [keyId, period]);
-        const before = Number(rows[0].used);
-        const admit = Math.max(0, Math.min(n, limit - before));
-        if (admit > 0) await client.query('UPDATE monthly_usage SET used = used + $3 WHERE key_id = $1 AND period = $2', [keyId, period, admit]);
-        await client.query('COMMIT');
-        return Array.from({ length: n }, (_, i) => (i < admit ? { admitted: true, used: before + i + 1 } : { admitted: false, used: before + admit }));
-      } catch (e) {
-        await client.query('ROLLBACK').catch(() => {
-          broken = true;
-        });
-        throw e;
-      }
-    } catch (e) {
-      broken = true;
-      throw e;
-    } finally {
-      client.release(broken);
-    }
+    const rows = await this.q<{ before_used: string; admitted: string }>('SELECT before_used, admitted FROM dis_consume($1, $2, $3, $4)', [keyId, period, limit, n]);
+    const before = Number(rows[0]!.before_used);
+    const admit = Number(rows[0]!.admitted);
+    return Array.from({ length: n }, (_, i) => (i < admit ? { admitted: true, used: before + i + 1 } : { admitted: false, used: before + admit }));
   }
 
   async refundMonthly(keyId: string, period: string) {

@@ -8,6 +8,7 @@ import { redisCache } from './cache.ts';
 export async function connectRedis(url: string) {
   const redis = new Redis(url, {
     enableOfflineQueue: false,
+    enableAutoPipelining: true,
     maxRetriesPerRequest: 1,
     connectTimeout: 2000,
     commandTimeout: 2000,

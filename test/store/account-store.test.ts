@@ -98,8 +98,9 @@ for (const adapter of [sqliteAdapter(), postgresAdapter()]) {
 
     test('migrations: pending on a fresh database, applied once, starter plans seeded', async () => {
       assert.equal(store.kind, adapter.name);
-      assert.deepEqual(await store.pendingMigrations(), ['001_accounts']);
-      assert.deepEqual(await store.migrate(), ['001_accounts']);
+      const expected = adapter.name === 'postgres' ? ['001_accounts', '002_consume_function'] : ['001_accounts'];
+      assert.deepEqual(await store.pendingMigrations(), expected);
+      assert.deepEqual(await store.migrate(), expected);
       assert.deepEqual(await store.pendingMigrations(), []);
       assert.deepEqual(await store.migrate(), [], 'a second migrate applies nothing');
       assert.deepEqual(await store.listPlans(), STARTER_PLANS);
