@@ -2,7 +2,8 @@
 // next to a MiniSearch index over the same names. Prints a table; timing is reported, never gated.
 //
 // Ours: engine.resolver.resolve(q, 10) per query, timed one call at a time with performance.now();
-//   WARMUP rounds first (not recorded), then ROUNDS rounds over every labelled query.
+//   WARMUP (5) rounds first (not recorded), then ROUNDS (env ROUNDS, default 50) rounds over every
+//   labelled query. MiniSearch: 1 warm-up round, then MS_ROUNDS (env, default 20) rounds.
 //   Index build = engine.buildMs (the resolver build inside the Engine constructor).
 // MiniSearch 7 (devDependency): one document per name (each canonical name and each alias is its
 //   own document; field `name`; storeFields `key` = entity key), default tokenizer, terms lowercased
@@ -20,7 +21,7 @@ import { fold, exactForm } from '../src/engine/normalize.ts';
 
 const WARMUP = 5;
 const ROUNDS = Number(process.env.ROUNDS ?? 50);
-const MS_ROUNDS = Number(process.env.MS_ROUNDS ?? 10);
+const MS_ROUNDS = Number(process.env.MS_ROUNDS ?? 20);
 
 const tLoad = performance.now();
 const engine = loadEngine();

@@ -20,7 +20,10 @@ import { loadKnowledgeBaseOrThrow } from '../../src/engine/kb/load.ts';
 import type { Resolution } from '../../src/engine/resolver.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const LABELLED_PATH = path.join(ROOT, 'test', 'resolve', 'labelled-queries.json');
+/** The labelled set; LABELLED_QUERIES=<file> points the benches at another file. */
+export const LABELLED_PATH = process.env.LABELLED_QUERIES
+  ? path.resolve(process.env.LABELLED_QUERIES)
+  : path.join(ROOT, 'test', 'resolve', 'labelled-queries.json');
 
 export interface LabelledQuery {
   q: string;

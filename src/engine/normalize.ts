@@ -1,9 +1,17 @@
 // Text normalisation for resolution. Two levels:
 // - `exactForm`: case, white space, hyphens, punctuation and apostrophes normalised, letters kept as
 //   typed (so an exact, unfolded match can outrank a folded one);
-// - `foldForm`: additionally accents and ligatures folded (é→e, ß→ss, æ→ae, ø→o, ł→l).
+// - `fold`: additionally accents and ligatures folded (é→e, ß→ss, æ→ae, ø→o, ł→l).
 // Index names get every reasonable variant (`indexVariants`): German umlauts both as "a" and "ae",
-// apostrophes both dropped and as a word break. Queries get one form each (`queryForms`).
+// apostrophes both dropped and as a word break, and the usual name abbreviations both ways
+// (Saint↔St, Sainte↔Ste, Sankt↔St, Mount↔Mt, Santa↔Sta). Queries get one folded form, plus the
+// "ae" form when they carry an umlaut (`queryForms`), so "spät-", "spat-" and "spaet-" meet on
+// both sides.
+// Word classes used by the resolver's partial tiers:
+// - STOP_WORDS: articles, prepositions and conjunctions of the KB's languages. They weigh nothing
+//   in a name's coverage and never match as a prefix or with typos.
+// - GENERIC_WORDS: words that name a whole domain or a wine colour ("wine", "beer", "rosé"). A query
+//   made only of stop and generic words names no entity unless it equals a whole name.
 
 const SPECIAL: Record<string, string> = {
   'ß': 'ss', 'ẞ': 'ss', 'æ': 'ae', 'Æ': 'ae', 'ø': 'o', 'Ø': 'o', 'ł': 'l', 'Ł': 'l', 'œ': 'oe',
@@ -33,6 +41,50 @@ export function fold(exact: string): string {
   return squash(folded.toLowerCase());
 }
 
+export const STOP_WORDS: ReadonlySet<string> = new Set([
+  // en
+  'the', 'of', 'and', 'or', 'in', 'on', 'at', 'a', 'an', 'to',
+  // fr
+  'de', 'du', 'des', 'la', 'le', 'les', 'l', 'd', 'et', 'en', 'aux', 'au', 'sur', 'sous',
+  // it
+  'di', 'del', 'della', 'dello', 'dei', 'delle', 'degli', 'e', 'il', 'lo', 'gli', 'da', 'dal', 'dalla', 'sul',
+  // es, pt, ca
+  'el', 'los', 'las', 'y', 'do', 'dos', 'das', 'o', 'os', 'i',
+  // de
+  'der', 'die', 'das', 'und', 'von', 'am', 'im',
+]);
+
+export const GENERIC_WORDS: ReadonlySet<string> = new Set([
+  // the domains themselves
+  'wine', 'wines', 'vin', 'vins', 'vino', 'vini', 'vinho', 'vinhos', 'wein', 'weine',
+  'beer', 'beers', 'biere', 'bier', 'birra', 'cerveza', 'cerveja',
+  'spirit', 'spirits', 'liquor', 'liqueur', 'drink', 'drinks',
+  // wine colours
+  'red', 'white', 'rose', 'rosado', 'rosato', 'rouge', 'blanc', 'blanco', 'bianco', 'branco', 'rosso', 'tinto',
+]);
+
+/** Stop or generic word: on its own it names no entity. */
+export function isWeakWord(folded: string): boolean {
+  return STOP_WORDS.has(folded) || GENERIC_WORDS.has(folded);
+}
+
+// Abbreviations written both ways in names; each pair maps a whole folded word to the other form.
+const ABBREVIATIONS: [string, string][] = [
+  ['saint', 'st'], ['sainte', 'ste'], ['sankt', 'st'], ['mount', 'mt'], ['santa', 'sta'],
+];
+
+function abbreviationVariants(folded: string): string[] {
+  const words = folded.split(' ');
+  const out: string[] = [];
+  for (const [long, short] of ABBREVIATIONS) {
+    if (words.includes(long)) out.push(words.map((w) => (w === long ? short : w)).join(' '));
+    if (words.includes(short)) out.push(words.map((w) => (w === short ? long : w)).join(' '));
+  }
+  return out;
+}
+
+const withUmlautE = (exact: string) => exact.replace(/[äöü]/g, (c) => UMLAUT_E[c]!);
+
 /** The folded forms under which an index name is findable. */
 export function indexVariants(name: string): string[] {
   const out = new Set<string>();
@@ -40,21 +92,62 @@ export function indexVariants(name: string): string[] {
     const exact = exactForm(name, apostrophe);
     if (!exact) continue;
     out.add(fold(exact));
-    if (/[äöü]/.test(exact)) out.add(fold(exact.replace(/[äöü]/g, (c) => UMLAUT_E[c]!)));
+    if (/[äöü]/.test(exact)) out.add(fold(withUmlautE(exact)));
   }
+  for (const v of [...out]) for (const a of abbreviationVariants(v)) out.add(a);
   return [...out];
 }
 
 export interface QueryForms {
   exact: string;
   folded: string;
+  /** the folded form with ä/ö/ü written ae/oe/ue, when the query has an umlaut */
+  foldedAlt: string | null;
   tokens: string[];
+  /** per token: letters as typed (case kept), folded; same length as tokens when it lines up */
+  cased: string[];
+}
+
+/** Case-preserving fold of one query, for spotting abbreviations such as "DIPA" or "GrüVe". */
+function foldKeepCase(q: string): string[] {
+  const s = q
+    .normalize('NFC')
+    .replace(APOSTROPHES, '')
+    .replace(SPECIAL_RE, (c) => SPECIAL[c] ?? c)
+    .normalize('NFKD')
+    .replace(COMBINING, '');
+  const sq = squash(s);
+  return sq ? sq.split(' ') : [];
 }
 
 export function queryForms(q: string): QueryForms {
   const exact = exactForm(q);
   const folded = fold(exact);
-  return { exact, folded, tokens: folded ? folded.split(' ') : [] };
+  const tokens = folded ? folded.split(' ') : [];
+  const cased = q === q.toLowerCase() ? tokens : foldKeepCase(q);
+  return {
+    exact,
+    folded,
+    foldedAlt: /[äöü]/.test(exact) ? fold(withUmlautE(exact)) : null,
+    tokens,
+    cased: cased.length === tokens.length && cased.every((c, i) => c.toLowerCase() === tokens[i]) ? cased : tokens,
+  };
+}
+
+/**
+ * How an abbreviation-like query word splits into word prefixes: "GrüVe" (capitals inside the word)
+ * → ["gru", "ve"]; "DIPA", "NZ" (two to six capitals, no lower case) → "free" (any split); otherwise
+ * null (an ordinary word).
+ */
+export function abbreviationSplit(cased: string): string[] | 'free' | null {
+  if (!/^\p{L}+$/u.test(cased)) return null;
+  const upper = [...cased].filter((c) => c !== c.toLowerCase()).length;
+  if (upper === cased.length && upper >= 2 && upper <= 6) return 'free';
+  if (upper >= 2 && cased[0] !== cased[0]!.toLowerCase()) {
+    const parts = cased.split(/(?=\p{Lu})/u).map((p) => p.toLowerCase());
+    if (parts.length >= 2 && parts.every((p) => p.length >= 1)) return parts;
+  }
+  return null;
 }
 
 /**
@@ -115,4 +208,28 @@ export function deletes(word: string, k: number): Set<string> {
     frontier = next;
   }
   return out;
+}
+
+const HASH_MUL = 0x01000193;
+
+/**
+ * 32-bit hashes of the same neighbourhood as `deletes(word, k)` for k ≤ 2, without building the
+ * strings (the query's hot path). Equal strings hash equal; a collision only adds a candidate that
+ * the Damerau check then drops. The same string may appear more than once.
+ */
+export function deletionHashes(word: string, k: number, out: number[] = []): number[] {
+  const n = word.length;
+  out.push(deletionHash(word, n, -1, -1));
+  if (k >= 1) for (let i = 0; i < n; i++) out.push(deletionHash(word, n - 1, i, -1));
+  if (k >= 2) for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) out.push(deletionHash(word, n - 2, i, j));
+  return out;
+}
+
+function deletionHash(word: string, len: number, skipA: number, skipB: number): number {
+  let h = 0x811c9dc5 ^ len;
+  for (let c = 0; c < word.length; c++) {
+    if (c === skipA || c === skipB) continue;
+    h = Math.imul(h ^ word.charCodeAt(c), HASH_MUL);
+  }
+  return h | 0;
 }

@@ -1,19 +1,55 @@
 // Resolver: free text → ranked entities. Everything is built once into immutable maps at start-up;
 // a query touches only hash lookups, a sorted-array range for prefixes and a SymSpell deletion
-// index for typos. Our own code rather than a search library because the tiers, word-boundary rule
-// and state rules below are the product, and `npm run bench:resolve` shows the latency gain.
+// index (hashed, so no strings are built per query) for typos. Our own code rather than a search
+// library because the tiers, word-boundary rule and state rules below are the product, and
+// `npm run bench:resolve` shows the latency gain.
+//
+// Normalisation (normalize.ts), on the query and on the index: case, white space, hyphens,
+// apostrophes; accents and ligatures folded (é→e, ß→ss, æ→ae, ø→o, ł→l; "spät" findable as "spat"
+// and "spaet"); St↔Saint, Ste↔Sainte, Mt↔Mount, Sta↔Santa both ways.
 //
 // Tiers and scores (0–100, comparable across queries):
-//   1 exact canonical name ........ 100      4 word-order-free ........ 88 / 86
-//   2 exact alias ................. 97       5 token prefix ........... 60 + 25·coverage
-//   3 folded (accents) ............ 94 / 92  6 typo-tolerant .......... 50 + 25·coverage − 8·edits
-//   declared shared term ("pinot") .. 90, always ambiguous
-// State: unresolved when no candidate reaches RESOLVE_THRESHOLD; ambiguous when the runner-up is
-// within AMBIGUITY_MARGIN of the top or the query is a declared shared term; otherwise resolved.
-import { deletes, damerau, indexVariants, queryForms, typoBudget, exactForm, fold } from './normalize.ts';
+//   1 exact canonical name ........ 100      4 word-order-free ........ 88 / 86   (canonical / alias)
+//   2 exact alias ................. 97       5 token prefix ........... 60 + 25·coverage + adj (≤ 85)
+//   3 folded (accents, St/Saint) .. 94 / 92  6 typo-tolerant .......... 50 + 25·coverage − 8·edits + adj
+//   declared shared term (data/ambiguities.json, e.g. "pinot") .. 90, always ambiguous
+// An exact (unfolded) match therefore always outranks a folded one.
+// Tiers 5 and 6 ("partial" matches) need every query word to match a whole word or the start of a
+// word of the same name, never the inside of a word ("cot" matches "Cot" and "Côtes", not
+// "apricot"; the name "Cot" does not match the query "cotton candy"). A prefix needs 3 letters
+// (2 for the last word of a multi-word query). Also:
+//   - a query word may be two consecutive name words written together ("barleywine" → "Barley Wine");
+//   - a word typed as an abbreviation — two to six capitals ("DIPA", "NZ") or capitals inside the
+//     word ("GrüVe") — may match the starts of consecutive name words ("Double IPA", "New Zealand");
+//   - typos: Damerau distance (a swap of two letters is one edit); a query word may carry one edit
+//     from 5 letters and two from 9 (as Meilisearch does). A query word that is itself a word of
+//     some name is taken as typed and gets no typo neighbours; stop words never get typos.
+//   coverage = share of the name's words the query covers: a whole word (or a typo of it) covers
+//     the word, a prefix covers its share of the word's letters; stop words ("of", "de", "the")
+//     weigh nothing;
+//   adj = −3 when the name is an alias (the canonical name wins a tie), plus up to +2 for entities
+//     with many attested synonyms (well-known varieties): min(2, max(0, log2(1 + aliases) − 2)).
+//   A query made only of stop words and generic words ("wine", "beer", "spirits", "the", colour
+//   words such as "rosé", "red") gets no partial matches: it resolves only if it equals a name.
+// State:
+//   unresolved when no candidate reaches RESOLVE_THRESHOLD (55);
+//   ambiguous when the query is a declared shared term, when the runner-up is within
+//     AMBIGUITY_MARGIN (3) of the top, or when the top is only a partial match (tier 5 or 6) and
+//     the runner-up is within PARTIAL_AMBIGUITY_MARGIN (5);
+//   resolved otherwise.
+// Candidates below the threshold are never returned. Ties are broken by the caller's tieBreak and an
+// entity's best name by (score, canonical first, value A–Z), so results do not depend on build order.
+// The threshold and margins are tuned on test/resolve/labelled-queries.json
+// (`npm run bench:resolve-quality`): a threshold of 50–55 gives the same results there, 60 loses
+// 13 two-edit typos; a partial margin of 3 leaves 4 shared partial terms resolved ("Barleywine",
+// "Shenandoah", "Malibu", "Uhlen"), 7 changes nothing more.
+import {
+  abbreviationSplit, damerau, deletionHashes, exactForm, fold, indexVariants, isWeakWord, queryForms, STOP_WORDS, typoBudget,
+} from './normalize.ts';
 
 export const RESOLVE_THRESHOLD = 55;
 export const AMBIGUITY_MARGIN = 3;
+export const PARTIAL_AMBIGUITY_MARGIN = 5;
 
 export type MatchedOn =
   | 'canonical' | 'alias'
@@ -43,17 +79,54 @@ export interface Resolution {
 
 interface Form {
   name: number; // index into names
-  folded: string;
   tokens: string[];
-  chars: number; // letters without spaces, for coverage
+  weights: number[]; // per token: 0 for stop words, else 1
+  weight: number; // sum of weights (at least 1)
+}
+
+interface Posting {
+  form: number;
+  word: number; // first word covered
+  span: number; // 1, or 2 for two words written together
 }
 
 interface TokenHit {
   cost: number; // edits
   prefix: boolean;
+  credit: number; // covered weight of the name
 }
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
+const PARTIAL_ALIAS_PENALTY = 3;
+const PARTIAL = new Set<MatchedOn>(['canonical_prefix', 'alias_prefix', 'canonical_typo', 'alias_typo']);
+
+const EMPTY: readonly number[] = [];
+const HASHES: number[] = []; // scratch buffer for deletion hashes (resolve is synchronous)
+
+/** Keeps the better hit of a query word on a name: fewer edits, then more coverage, then whole word. */
+function record(hits: Map<number, TokenHit>, form: number, cost: number, prefix: boolean, credit: number) {
+  const cur = hits.get(form);
+  if (!cur) hits.set(form, { cost, prefix, credit });
+  else if (cost < cur.cost || (cost === cur.cost && (credit > cur.credit || (credit === cur.credit && !prefix && cur.prefix)))) {
+    cur.cost = cost;
+    cur.prefix = prefix;
+    cur.credit = credit;
+  }
+}
+
+/** Keeps an entity's best candidate; on equal scores the canonical name, then the first value A–Z (build order never matters). */
+function offer(best: Map<number, Candidate>, entity: number, score: number, matchedOn: MatchedOn, value: string) {
+  const s = round1(score);
+  const cur = best.get(entity);
+  if (!cur || s > cur.score) {
+    best.set(entity, { entity, score: s, matchedOn, value });
+    return;
+  }
+  if (s < cur.score) return;
+  const canon = matchedOn.startsWith('canonical');
+  const curCanon = cur.matchedOn.startsWith('canonical');
+  if ((canon && !curCanon) || (canon === curCanon && value < cur.value)) best.set(entity, { entity, score: s, matchedOn, value });
+}
 
 export class Resolver {
   private readonly names: ResolvableName[];
@@ -61,10 +134,12 @@ export class Resolver {
   private readonly exactMap = new Map<string, number[]>(); // exact form → name idx
   private readonly foldedMap = new Map<string, number[]>(); // folded → name idx
   private readonly orderFreeMap = new Map<string, number[]>(); // sorted tokens → name idx
-  private readonly postings = new Map<string, number[]>(); // token → form idx
+  private readonly postings = new Map<string, Posting[]>(); // word (or two words joined) → where
   private readonly sortedTokens: string[];
-  private readonly deleteIndex = new Map<string, string[]>(); // deletion variant → tokens
+  private readonly deleteIndex = new Map<number, string[]>(); // hash of a deletion variant → words
+  private readonly initials = new Map<string, Posting[]>(); // first letters of two consecutive words
   private readonly sharedTerms = new Map<string, number[]>(); // folded term → entities
+  private readonly prominence = new Map<number, number>(); // entity → bonus for partial matches
   private readonly tieBreak: (a: number, b: number) => number;
 
   constructor(
@@ -77,30 +152,53 @@ export class Resolver {
     const push = <K>(m: Map<K, number[]>, k: K, v: number) => {
       const a = m.get(k);
       if (!a) m.set(k, [v]);
-      else if (a[a.length - 1] !== v) a.push(v);
+      else if (!a.includes(v)) a.push(v);
     };
+    const post = (m: Map<string, Posting[]>, k: string, p: Posting) => {
+      const a = m.get(k);
+      if (!a) m.set(k, [p]);
+      else a.push(p);
+    };
+    const aliases = new Map<number, number>();
     names.forEach((n, i) => {
+      if (n.field === 'alias') aliases.set(n.entity, (aliases.get(n.entity) ?? 0) + 1);
       for (const apostrophe of ['', ' '] as const) push(this.exactMap, exactForm(n.value, apostrophe), i);
       for (const folded of indexVariants(n.value)) {
         const formIdx = this.forms.length;
         const tokens = folded.split(' ');
-        this.forms.push({ name: i, folded, tokens, chars: folded.length - (tokens.length - 1) });
+        const weights: number[] = tokens.map((t) => (STOP_WORDS.has(t) ? 0 : 1));
+        this.forms.push({ name: i, tokens, weights, weight: Math.max(1, weights.reduce((s, w) => s + w, 0)) });
         push(this.foldedMap, folded, i);
         if (tokens.length > 1) push(this.orderFreeMap, [...tokens].sort().join(' '), i);
-        for (const t of new Set(tokens)) push(this.postings, t, formIdx);
+        tokens.forEach((t, w) => {
+          post(this.postings, t, { form: formIdx, word: w, span: 1 });
+          const next = tokens[w + 1];
+          if (next === undefined) return;
+          if (weights[w] && weights[w + 1]) post(this.postings, t + next, { form: formIdx, word: w, span: 2 });
+          post(this.initials, t[0]! + next[0]!, { form: formIdx, word: w, span: 2 });
+        });
       }
     });
+    for (const [e, n] of aliases) {
+      const bonus = Math.min(2, Math.max(0, Math.log2(1 + n) - 2));
+      if (bonus > 0) this.prominence.set(e, bonus);
+    }
     this.sortedTokens = [...this.postings.keys()].sort();
-    for (const t of this.sortedTokens) {
+    const words = new Set<string>();
+    for (const f of this.forms) for (const t of f.tokens) words.add(t);
+    for (const t of [...words].sort()) {
       // a query word of length L may carry typoBudget(L) edits; index words down to L-2 must be reachable
       const k = t.length >= 7 ? 2 : t.length >= 4 ? 1 : 0;
-      if (k === 0) continue;
-      for (const d of deletes(t, k)) this.deleteIndexAdd(d, t);
+      if (k === 0 || STOP_WORDS.has(t)) continue;
+      for (const d of deletionHashes(t, k)) this.deleteIndexAdd(d, t);
     }
-    for (const s of sharedTerms) this.sharedTerms.set(fold(exactForm(s.term)), s.entities);
+    for (const s of sharedTerms) {
+      const key = fold(exactForm(s.term));
+      this.sharedTerms.set(key, [...new Set([...(this.sharedTerms.get(key) ?? []), ...s.entities])]);
+    }
   }
 
-  private deleteIndexAdd(variant: string, token: string) {
+  private deleteIndexAdd(variant: number, token: string) {
     const a = this.deleteIndex.get(variant);
     if (!a) this.deleteIndex.set(variant, [token]);
     else if (a[a.length - 1] !== token) a.push(token);
@@ -111,109 +209,177 @@ export class Resolver {
   }
 
   resolve(q: string, limit: number): Resolution {
-    const { exact, folded, tokens } = queryForms(q);
-    const best = new Map<number, Candidate>();
-    const offer = (entity: number, score: number, matchedOn: MatchedOn, value: string) => {
-      const cur = best.get(entity);
-      if (!cur || score > cur.score) best.set(entity, { entity, score: round1(score), matchedOn, value });
-    };
+    const { exact, folded, foldedAlt, tokens, cased } = queryForms(q);
     if (!folded) return { state: 'unresolved', candidates: [] };
+    const best = new Map<number, Candidate>();
 
-    for (const i of this.exactMap.get(exact) ?? []) {
+    for (const i of this.exactMap.get(exact) ?? EMPTY) {
       const n = this.names[i]!;
-      offer(n.entity, n.field === 'canonical' ? 100 : 97, n.field, n.value);
+      offer(best, n.entity, n.field === 'canonical' ? 100 : 97, n.field, n.value);
     }
-    for (const i of this.foldedMap.get(folded) ?? []) {
-      const n = this.names[i]!;
-      offer(n.entity, n.field === 'canonical' ? 94 : 92, n.field === 'canonical' ? 'canonical_folded' : 'alias_folded', n.value);
-    }
-    const shared = this.sharedTerms.get(folded);
-    if (shared) for (const e of shared) offer(e, 90, 'shared_term', q.trim());
-    if (tokens.length > 1) {
-      for (const i of this.orderFreeMap.get([...tokens].sort().join(' ')) ?? []) {
+    for (const f of foldedAlt ? [folded, foldedAlt] : [folded]) {
+      for (const i of this.foldedMap.get(f) ?? EMPTY) {
         const n = this.names[i]!;
-        offer(n.entity, n.field === 'canonical' ? 88 : 86, n.field === 'canonical' ? 'canonical_word_order' : 'alias_word_order', n.value);
+        offer(best, n.entity, n.field === 'canonical' ? 94 : 92, n.field === 'canonical' ? 'canonical_folded' : 'alias_folded', n.value);
       }
     }
-    if (best.size === 0 || !shared) this.tokenMatches(tokens, offer);
+    const shared = this.sharedTerms.get(folded);
+    if (shared) for (const e of shared) offer(best, e, 90, 'shared_term', q.trim());
+    if (tokens.length > 1) {
+      const alt = foldedAlt ? foldedAlt.split(' ') : null;
+      for (const ts of alt && alt.length === tokens.length ? [tokens, alt] : [tokens]) {
+        for (const i of this.orderFreeMap.get([...ts].sort().join(' ')) ?? EMPTY) {
+          const n = this.names[i]!;
+          offer(best, n.entity, n.field === 'canonical' ? 88 : 86, n.field === 'canonical' ? 'canonical_word_order' : 'alias_word_order', n.value);
+        }
+      }
+    }
+    if ((best.size === 0 || !shared) && !tokens.every(isWeakWord)) this.tokenMatches(tokens, cased, best);
 
-    const ranked = [...best.values()].filter((c) => c.score >= RESOLVE_THRESHOLD);
-    ranked.sort((a, b) => b.score - a.score || this.tieBreak(a.entity, b.entity));
+    const ranked: Candidate[] = [];
+    for (const c of best.values()) if (c.score >= RESOLVE_THRESHOLD) ranked.push(c);
     if (ranked.length === 0) return { state: 'unresolved', candidates: [] };
+    const tieBreak = this.tieBreak;
+    ranked.sort((x, y) => y.score - x.score || tieBreak(x.entity, y.entity));
     const top = ranked[0]!;
-    const close = ranked.length > 1 && top.score - ranked[1]!.score < AMBIGUITY_MARGIN;
+    const gap = ranked.length > 1 ? top.score - ranked[1]!.score : Infinity;
+    const close = gap < AMBIGUITY_MARGIN || (PARTIAL.has(top.matchedOn) && gap < PARTIAL_AMBIGUITY_MARGIN);
     return { state: shared || close ? 'ambiguous' : 'resolved', candidates: ranked.slice(0, limit) };
   }
 
-  /** Tiers 5 and 6: every query word must match a whole word or a word prefix of the same name. */
-  private tokenMatches(tokens: string[], offer: (e: number, s: number, m: MatchedOn, v: string) => void) {
-    const perToken: Map<number, TokenHit>[] = [];
-    for (let ti = 0; ti < tokens.length; ti++) {
+  /**
+   * Tiers 5 and 6: every query word must match a whole word or a word prefix of the same name.
+   * Words are matched longest first (usually the rarest), and each later word only keeps names the
+   * earlier words matched, so common words never build large maps.
+   */
+  private tokenMatches(tokens: string[], cased: string[], best: Map<number, Candidate>) {
+    const order = tokens.map((_, i) => i).sort((x, y) => tokens[y]!.length - tokens[x]!.length || x - y);
+    let acc: Map<number, TokenHit> | null = null; // form → summed hit over the words so far
+    for (const ti of order) {
       const t = tokens[ti]!;
+      const stop = STOP_WORDS.has(t);
       const hits = new Map<number, TokenHit>();
-      const add = (token: string, hit: TokenHit) => {
-        for (const f of this.postings.get(token) ?? []) {
-          const cur = hits.get(f);
-          if (!cur || hit.cost < cur.cost || (hit.cost === cur.cost && cur.prefix && !hit.prefix)) hits.set(f, hit);
-        }
-      };
-      if (this.postings.has(t)) add(t, { cost: 0, prefix: false });
-      if (t.length >= 3 || (t.length === 2 && ti === tokens.length - 1 && tokens.length > 1)) {
+      if (this.postings.has(t)) this.addPostings(hits, acc, t, t, 0, 1);
+      if (!stop && (t.length >= 3 || (t.length === 2 && ti === tokens.length - 1 && tokens.length > 1))) {
         // word prefix: the query word starts an index word
+        const sorted = this.sortedTokens;
         let lo = 0;
-        let hi = this.sortedTokens.length;
+        let hi = sorted.length;
         while (lo < hi) {
           const mid = (lo + hi) >> 1;
-          if (this.sortedTokens[mid]! < t) lo = mid + 1;
+          if (sorted[mid]! < t) lo = mid + 1;
           else hi = mid;
         }
-        for (let i = lo; i < this.sortedTokens.length && this.sortedTokens[i]!.startsWith(t); i++) {
-          const tok = this.sortedTokens[i]!;
-          if (tok !== t) add(tok, { cost: 0, prefix: true });
+        for (let i = lo; i < sorted.length && sorted[i]!.startsWith(t); i++) {
+          const tok = sorted[i]!;
+          if (tok !== t) this.addPostings(hits, acc, t, tok, 0, t.length / tok.length);
         }
       }
-      const k = typoBudget(t.length);
+      // a query word that is itself a word of some name is taken as typed: no typo neighbours
+      const k = stop || this.postings.has(t) ? 0 : typoBudget(t.length);
       if (k > 0) {
         const seen = new Set<string>();
-        for (const d of deletes(t, k)) {
-          for (const tok of this.deleteIndex.get(d) ?? []) {
-            if (seen.has(tok) || tok === t) continue;
+        HASHES.length = 0;
+        for (const d of deletionHashes(t, k, HASHES)) {
+          const toks = this.deleteIndex.get(d);
+          if (!toks) continue;
+          for (const tok of toks) {
+            if (seen.has(tok)) continue;
             seen.add(tok);
             const dist = damerau(t, tok, k);
-            if (dist <= k) add(tok, { cost: dist, prefix: false });
+            if (dist <= k) this.addPostings(hits, acc, t, tok, dist, 1);
           }
         }
       }
-      if (hits.size === 0) return;
-      perToken.push(hits);
-    }
-    if (perToken.length === 0) return;
-    let smallest = 0;
-    perToken.forEach((m, i) => {
-      if (m.size < perToken[smallest]!.size) smallest = i;
-    });
-    const queryChars = tokens.reduce((s, t) => s + t.length, 0);
-    for (const [formIdx] of perToken[smallest]!) {
-      let edits = 0;
-      let ok = true;
-      for (const m of perToken) {
-        const h = m.get(formIdx);
-        if (!h) {
-          ok = false;
-          break;
-        }
-        edits += h.cost;
+      const c = cased[ti] ?? t;
+      if (c !== t) {
+        const split = abbreviationSplit(c);
+        if (split) this.abbreviationMatches(t, split, hits, acc);
       }
-      if (!ok) continue;
+      if (hits.size === 0) return;
+      if (acc) {
+        for (const [form, h] of hits) {
+          const a = acc.get(form)!;
+          h.cost += a.cost;
+          h.credit += a.credit;
+          h.prefix ||= a.prefix;
+        }
+      }
+      acc = hits;
+    }
+    if (!acc) return;
+    for (const [formIdx, h] of acc) {
       const form = this.forms[formIdx]!;
       if (tokens.length > form.tokens.length) continue;
       const n = this.names[form.name]!;
-      const coverage = Math.min(1, queryChars / form.chars);
-      if (edits === 0) {
-        offer(n.entity, 60 + 25 * coverage, n.field === 'canonical' ? 'canonical_prefix' : 'alias_prefix', n.value);
+      const coverage = Math.min(1, h.credit / form.weight);
+      const adjust = (this.prominence.get(n.entity) ?? 0) - (n.field === 'alias' ? PARTIAL_ALIAS_PENALTY : 0);
+      if (h.cost === 0) {
+        offer(best, n.entity, Math.min(85, 60 + 25 * coverage + adjust), n.field === 'canonical' ? 'canonical_prefix' : 'alias_prefix', n.value);
       } else {
-        offer(n.entity, 50 + 25 * coverage - 8 * edits, n.field === 'canonical' ? 'canonical_typo' : 'alias_typo', n.value);
+        offer(best, n.entity, 50 + 25 * coverage - 8 * h.cost + adjust, n.field === 'canonical' ? 'canonical_typo' : 'alias_typo', n.value);
       }
     }
+  }
+
+  /** Records the names where index word `token` occurs as a hit of query word `t` (only names in `acc`, when given). */
+  private addPostings(hits: Map<number, TokenHit>, acc: Map<number, TokenHit> | null, t: string, token: string, cost: number, share: number) {
+    const ps = this.postings.get(token);
+    if (!ps) return;
+    for (const p of ps) {
+      if (acc && !acc.has(p.form)) continue;
+      const f = this.forms[p.form]!;
+      let w = f.weights[p.word]!;
+      if (p.span === 2) {
+        // two words written together count only when the query word reaches into the second one
+        if (t.length <= f.tokens[p.word]!.length) continue;
+        w += f.weights[p.word + 1]!;
+      }
+      record(hits, p.form, cost, share < 1, w * share);
+    }
+  }
+
+  /**
+   * A word typed as an abbreviation: its pieces start consecutive words of a name. "GrüVe" has fixed
+   * pieces ("gru", "ve"); an all-capitals word ("DIPA", "NZ") may split anywhere into two or more.
+   */
+  private abbreviationMatches(t: string, split: string[] | 'free', hits: Map<number, TokenHit>, acc: Map<number, TokenHit> | null) {
+    const keys = new Set<string>();
+    if (split === 'free') for (let p = 1; p < t.length; p++) keys.add(t[0]! + t[p]!);
+    else keys.add(split[0]![0]! + split[1]![0]!);
+    for (const key of keys) {
+      for (const p of this.initials.get(key) ?? []) {
+        if (acc && !acc.has(p.form)) continue;
+        const f = this.forms[p.form]!;
+        const credit = split === 'free' ? this.freeSplit(t, 0, f, p.word, 0) : this.fixedSplit(split, f, p.word);
+        if (credit > 0) record(hits, p.form, 0, true, credit);
+      }
+    }
+  }
+
+  /** Covered weight when `pieces` start words `word`, `word`+1, … of the form, else 0. */
+  private fixedSplit(pieces: string[], f: Form, word: number): number {
+    if (word + pieces.length > f.tokens.length) return 0;
+    let credit = 0;
+    for (let i = 0; i < pieces.length; i++) {
+      const w = f.tokens[word + i]!;
+      if (!w.startsWith(pieces[i]!)) return 0;
+      credit += f.weights[word + i]! * (pieces[i]!.length / w.length);
+    }
+    return credit;
+  }
+
+  /** Best covered weight for t[pos…] split into prefixes of words `word`, `word`+1, … (at least two pieces). */
+  private freeSplit(t: string, pos: number, f: Form, word: number, pieces: number): number {
+    if (pos === t.length) return pieces >= 2 ? 1e-9 : 0;
+    const w = f.tokens[word];
+    if (w === undefined) return 0;
+    let best = 0;
+    for (let end = pos + 1; end <= t.length && end - pos <= w.length; end++) {
+      if (w.charCodeAt(end - pos - 1) !== t.charCodeAt(end - 1)) break;
+      const rest = this.freeSplit(t, end, f, word + 1, pieces + 1);
+      if (rest > 0) best = Math.max(best, rest + f.weights[word]! * ((end - pos) / w.length));
+    }
+    return best;
   }
 }

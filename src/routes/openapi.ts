@@ -36,7 +36,7 @@ Starter plans on a new database (operators can change them):
 ${plans}
 
 ## Scores and states
-\`match_score\` and \`top_score\` run 0–100 and are comparable across queries: 100 exact canonical name, 97 exact alias, 94/92 accent-folded, 88/86 any word order, 60–85 word prefix (by how much of the name the query covers), 35–75 typo-tolerant (one edit from 5 letters, two from 9). \`state\` is \`unresolved\` below 55 (no matches are returned), \`ambiguous\` when the runner-up is within 3 points or the term is a declared shared term such as "pinot", and \`resolved\` otherwise.
+\`match_score\` and \`top_score\` run 0–100 and are comparable across queries: 100 exact canonical name, 97 exact alias, 94/92 accent-folded, 88/86 any word order, 60–85 word prefix (by how many of the name's words the query covers), typo-tolerant up to 75 (one edit from 5 letters, two from 9). \`state\` is \`unresolved\` below 55 (no matches are returned), \`ambiguous\` when the term is a declared shared term such as "pinot" or "champagne", when the runner-up is within 3 points, or within 5 points when the top is only a prefix or typo match, and \`resolved\` otherwise.
 
 ## Identifiers
 \`entity_id\` is the UUIDv5 of a permanent entity key and never changes across data releases or restarts: store it.`,

@@ -79,7 +79,7 @@ export const MATCHED_ON = [
 export const ResolutionHead = {
   query: Type.String(),
   state: Type.Union([Type.Literal('resolved'), Type.Literal('ambiguous'), Type.Literal('unresolved')], {
-    description: 'resolved: the top match is clearly ahead; ambiguous: the runner-up is within 3 points or the term is a declared shared term (e.g. "pinot"); unresolved: nothing reaches the threshold of 55.',
+    description: 'resolved: the top match is clearly ahead; ambiguous: the term is a declared shared term (e.g. "pinot", "champagne"), or the runner-up is within 3 points, or within 5 points when the top is only a prefix or typo match; unresolved: nothing reaches the threshold of 55 (matches is then empty).',
   }),
   resolved: Type.Boolean({ description: 'true for resolved and ambiguous: there is a best match to act on.' }),
   ambiguous: Type.Boolean(),
