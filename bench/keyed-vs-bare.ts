@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { ensureWrk, freePort, rssMb, startNode, waitFor, wrk } from './lib/load.ts';
+import { resolveBody } from './lib/body.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
@@ -20,7 +21,7 @@ admin('plans', 'set', 'bench', '--monthly', '1000000000', '--per-minute', '10000
 const key = JSON.parse(admin('keys', 'create', '--client', 'bench', '--plan', 'bench', '--json')).key as string;
 
 const barePort = await freePort();
-const bare = startNode(['--import', 'tsx', path.join(ROOT, 'bench/bare-server.ts')], { PORT: String(barePort) });
+const bare = startNode(['--import', 'tsx', path.join(ROOT, 'bench/bare-server.ts')], { PORT: String(barePort), BARE_BODY: resolveBody(ROOT, 'cabernet sauvignon') });
 const ourPort = await freePort();
 const t0 = performance.now();
 const ours = startNode([path.join(ROOT, 'dist/server.mjs')], { ...env, PORT: String(ourPort) });
@@ -36,7 +37,7 @@ try {
   const b = wrk(`http://127.0.0.1:${barePort}/v1/resolve-entity?${q}`, { seconds });
   const k = wrk(`http://127.0.0.1:${ourPort}/v1/resolve-entity?${q}`, { seconds, header: `Authorization: Bearer ${key}` });
   const row = (name: string, r: typeof b) => `${name.padEnd(34)} ${r.rps.toFixed(0).padStart(8)} req/s   p50 ${r.p50ms.toFixed(2).padStart(6)} ms   p99 ${r.p99ms.toFixed(2).padStart(6)} ms   non-2xx ${r.non2xx}`;
-  console.log(row('bare Fastify handler', b));
+  console.log(row('bare Fastify handler (same body)', b));
   console.log(row('keyed /v1/resolve-entity (SQLite)', k));
   console.log(`throughput ratio keyed/bare: ${(k.rps / b.rps).toFixed(2)}   (target >= 0.8)`);
   console.log(`p99 ratio keyed/bare:        ${(k.p99ms / b.p99ms).toFixed(2)}   (target <= 2)`);

@@ -9,6 +9,7 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import { execFileSync, execSync, type ChildProcess } from 'node:child_process';
 import { ensureWrk, freePort, startNode, waitFor, wrk, type WrkResult } from './lib/load.ts';
+import { resolveBody } from './lib/body.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 6);
@@ -22,6 +23,7 @@ const pgUrl = PG_ADMIN.replace(/\/[^/]*$/, `/${dbName}`);
 execSync(`psql '${PG_ADMIN}' -qc 'CREATE DATABASE ${dbName}'`);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dis-bench-'));
 const sqliteUrl = `sqlite:${path.join(dir, 'bench.db')}`;
+const bareBody = resolveBody(ROOT, 'cabernet sauvignon');
 
 function keyFor(env: Record<string, string>): string {
   const admin = (...a: string[]) => execFileSync(process.execPath, [path.join(ROOT, 'dist/cli/admin.mjs'), ...a], { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8' });
@@ -79,7 +81,7 @@ try {
 
 async function measureBareTs(): Promise<WrkResult> {
   const port = await freePort();
-  const p = startNode(['--import', 'tsx', path.join(ROOT, 'bench/bare-server.ts')], { PORT: String(port) });
+  const p = startNode(['--import', 'tsx', path.join(ROOT, 'bench/bare-server.ts')], { PORT: String(port), BARE_BODY: bareBody });
   procs.push(p);
   const url = `http://127.0.0.1:${port}/v1/resolve-entity?q=cabernet%20sauvignon`;
   await waitFor(url);
