@@ -153,10 +153,11 @@ export class SqliteAccountStore implements AccountStore {
   private pending: { keyId: string; period: string; limit: number; resolve: (r: ConsumeResult) => void; reject: (e: unknown) => void }[] = [];
 
   /**
-   * Requests arriving in the same event-loop turn are counted in one transaction: each still runs
-   * its own conditional UPSERT (exact, also against other processes sharing the file), but the
-   * batch pays for one commit. Every caller's promise settles only after that commit, so nothing is
-   * admitted before its count is durable.
+   * Requests arriving in the same event-loop turn are counted in one transaction, grouped by key:
+   * under the write lock (BEGIN IMMEDIATE, so exact also against other processes sharing the
+   * file) each key's row is read and `min(n, limit - used)` of its waiting requests are admitted
+   * and added. Every caller's promise settles only after the commit, so nothing is admitted before
+   * its count is durable.
    */
   consumeMonthly(keyId: string, period: string, limit: number): Promise<ConsumeResult> {
     return new Promise((resolve, reject) => {
@@ -168,11 +169,25 @@ export class SqliteAccountStore implements AccountStore {
   private flushConsumes() {
     const batch = this.pending;
     this.pending = [];
-    const results: ConsumeResult[] = [];
+    const groups = new Map<string, typeof batch>();
+    for (const b of batch) {
+      const id = `${b.keyId}\u0000${b.period}\u0000${b.limit}`;
+      const g = groups.get(id);
+      if (g) g.push(b);
+      else groups.set(id, [b]);
+    }
+    const results = new Map<(typeof batch)[number], ConsumeResult>();
     try {
       this.db.exec('BEGIN IMMEDIATE');
       try {
-        for (const b of batch) results.push(this.consumeOne(b.keyId, b.period, b.limit));
+        for (const g of groups.values()) {
+          const { keyId, period, limit } = g[0]!;
+          this.stmt('ensureUsage', 'INSERT OR IGNORE INTO monthly_usage (key_id, period, used) VALUES (?, ?, 0)').run(keyId, period);
+          const before = (this.stmt('getUsage', 'SELECT used FROM monthly_usage WHERE key_id = ? AND period = ?').get(keyId, period) as { used: number }).used;
+          const admit = Math.max(0, Math.min(g.length, limit - before));
+          if (admit > 0) this.stmt('addUsage', 'UPDATE monthly_usage SET used = used + ? WHERE key_id = ? AND period = ?').run(admit, keyId, period);
+          g.forEach((b, i) => results.set(b, i < admit ? { admitted: true, used: before + i + 1 } : { admitted: false, used: before + admit }));
+        }
         this.db.exec('COMMIT');
       } catch (e) {
         this.db.exec('ROLLBACK');
@@ -182,20 +197,7 @@ export class SqliteAccountStore implements AccountStore {
       for (const b of batch) b.reject(e);
       return;
     }
-    batch.forEach((b, i) => b.resolve(results[i]!));
-  }
-
-  private consumeOne(keyId: string, period: string, limit: number): ConsumeResult {
-    const current = () => (this.stmt('getUsage', 'SELECT used FROM monthly_usage WHERE key_id = ? AND period = ?').get(keyId, period) as { used: number } | undefined)?.used ?? 0;
-    if (limit <= 0) return { admitted: false, used: current() };
-    const row = this.stmt(
-      'consume',
-      `INSERT INTO monthly_usage (key_id, period, used) VALUES (?, ?, 1)
-       ON CONFLICT (key_id, period) DO UPDATE SET used = used + 1 WHERE monthly_usage.used < ?
-       RETURNING used`,
-    ).get(keyId, period, limit) as { used: number } | undefined;
-    if (row) return { admitted: true, used: row.used };
-    return { admitted: false, used: current() };
+    for (const b of batch) b.resolve(results.get(b)!);
   }
 
   async refundMonthly(keyId: string, period: string): Promise<void> {

@@ -4,68 +4,22 @@
 // failure, and every wait is bounded.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
-import net from 'node:net';
-import os from 'node:os';
 import pg from 'pg';
 import { Agent, request } from 'undici';
-import { ROOT, sleep } from '../helper.ts';
+import { sleep } from '../helper.ts';
+import { createDatabase, dbUrl, dropDatabase, flushRedis, freePort, PG_ADMIN_URL, pgAdminQuery, redisUrl, spawnTsx, stopChildren, tempDatabaseName, within, type SpawnedChild } from '../services.ts';
 
-const PG_ADMIN_URL = process.env.TEST_DATABASE_URL ?? `postgres://${process.env.PGUSER ?? os.userInfo().username}@127.0.0.1:5432/test`;
-const REDIS_BASE = (process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379').replace(/\/\d*$/, '');
-const REDIS_URL = `${REDIS_BASE}/12`; // this file's own Redis database index
+const REDIS_URL = redisUrl(12); // this file's own Redis database index
 
-const DB = `dis_test_${crypto.randomBytes(6).toString('hex')}`;
-const DATABASE_URL = (() => {
-  const u = new URL(PG_ADMIN_URL);
-  u.pathname = `/${DB}`;
-  return u.toString();
-})();
+const DB = tempDatabaseName();
+const DATABASE_URL = dbUrl(DB);
 
 // ---- processes ------------------------------------------------------------------------------
 
-const children = new Set<ChildProcess>();
-const killAll = () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-};
-process.once('exit', killAll); // last resort if the runner dies
-
-function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const k of Object.keys(env)) {
-    if (/^(DATABASE_URL|REDIS_URL|PORT|HOST|ENGINE_URL|CLUSTER_WORKERS|TRUST_PROXY|DEMO_.*|KEY_CACHE_TTL_MS|PUBLIC_BASE_URL|NODE_TEST_CONTEXT)$/.test(k)) delete env[k];
-  }
-  return { ...env, LOG_LEVEL: 'silent', ...extra };
-}
-
-interface Run {
-  proc: ChildProcess;
-  stdout: () => string;
-  stderr: () => string;
-  /** exit code (or the signal name) */
-  exited: Promise<number | string>;
-}
-
-function run(args: string[], env: Record<string, string>): Run {
-  const proc = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(proc);
-  let out = '';
-  let err = '';
-  proc.stdout!.on('data', (d) => (out += d));
-  proc.stderr!.on('data', (d) => (err += d));
-  const exited = new Promise<number | string>((resolve) => proc.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')));
-  return { proc, stdout: () => out, stderr: () => err, exited };
-}
-
-function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout;
-  return Promise.race([p, new Promise<never>((_, rej) => (timer = setTimeout(() => rej(new Error(`${what}: not done in ${ms} ms`)), ms)))]).finally(() => clearTimeout(timer));
-}
-
 /** The admin CLI against the test database; resolves with its exit code and output. */
 async function admin(...args: string[]) {
-  const r = run(['src/cli/admin.ts', ...args], { DATABASE_URL });
+  const r = spawnTsx(['src/cli/admin.ts', ...args], { DATABASE_URL });
   const code = await within(r.exited, 30_000, `admin ${args.join(' ')}`).catch((e) => {
     r.proc.kill('SIGKILL');
     throw e;
@@ -77,17 +31,6 @@ async function adminJson<T = any>(...args: string[]): Promise<T> {
   const r = await admin(...args, '--json');
   assert.equal(r.code, 0, `admin ${args.join(' ')}: ${r.stderr}`);
   return JSON.parse(r.stdout) as T;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 const agent = new Agent({ connections: 256, connectTimeout: 5000, headersTimeout: 10_000, bodyTimeout: 10_000 });
@@ -111,13 +54,13 @@ async function get(base: string, path: string, headers: Record<string, string> =
 }
 
 class Gateway {
-  run!: Run;
+  run!: SpawnedChild;
   constructor(readonly name: string, readonly port: number, readonly env: Record<string, string> = {}) {}
   get base() {
     return `http://127.0.0.1:${this.port}`;
   }
   async start() {
-    this.run = run(['src/server.ts'], { PORT: String(this.port), DATABASE_URL, REDIS_URL, ...this.env });
+    this.run = spawnTsx(['src/server.ts'], { PORT: String(this.port), DATABASE_URL, REDIS_URL, ...this.env });
     const deadline = Date.now() + 30_000;
     for (;;) {
       if (this.run.proc.exitCode !== null) throw new Error(`gateway ${this.name} exited (${this.run.proc.exitCode}): ${this.run.stderr()}`);
@@ -134,27 +77,6 @@ class Gateway {
   }
 }
 
-async function pgAdmin(sql: string) {
-  const c = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 5000 });
-  await c.connect();
-  try {
-    return await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
-
-async function flushRedis() {
-  const { Redis } = await import('ioredis');
-  const r = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 2000, maxRetriesPerRequest: 1 });
-  try {
-    await r.connect();
-    await r.flushdb();
-  } finally {
-    r.disconnect();
-  }
-}
-
 const count = (rs: Res[], status: number, code?: string) => rs.filter((r) => r.status === status && (!code || r.body?.error?.code === code)).length;
 const statuses = (rs: Res[]) => [...new Set(rs.map((r) => r.status))].sort().join(',');
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
@@ -168,8 +90,8 @@ describe('two gateway processes on PostgreSQL + Redis', { timeout: 240_000 }, ()
   let gateways: Gateway[];
 
   before(async () => {
-    await pgAdmin(`CREATE DATABASE ${DB}`);
-    await flushRedis();
+    await createDatabase(DB);
+    await flushRedis(REDIS_URL);
     const migrate = await admin('db', 'migrate');
     assert.equal(migrate.code, 0, migrate.stderr);
     assert.match(migrate.stdout, /Applied: 001_accounts/);
@@ -207,11 +129,10 @@ describe('two gateway processes on PostgreSQL + Redis', { timeout: 240_000 }, ()
   });
 
   after(async () => {
-    killAll();
-    await Promise.all([...children].map((c) => within(new Promise((r) => (c.exitCode !== null || c.signalCode !== null ? r(null) : c.once('exit', r))), 5000, 'exit').catch(() => undefined)));
+    await stopChildren();
     await agent.close().catch(() => undefined);
-    await pgAdmin(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`).catch(() => undefined);
-    await flushRedis().catch(() => undefined);
+    await dropDatabase(DB).catch(() => undefined);
+    await flushRedis(REDIS_URL).catch(() => undefined);
   });
 
   /** n concurrent requests, alternating between the two gateways */
@@ -278,7 +199,7 @@ describe('two gateway processes on PostgreSQL + Redis', { timeout: 240_000 }, ()
       }
     })();
     let revokedAt = 0;
-    const cli = run(['src/cli/admin.ts', 'keys', 'revoke', k.id], { DATABASE_URL });
+    const cli = spawnTsx(['src/cli/admin.ts', 'keys', 'revoke', k.id], { DATABASE_URL });
     cli.proc.stdout!.on('data', (d) => {
       // printed right after the UPDATE has committed
       if (!revokedAt && /now revoked/.test(String(d))) revokedAt = Date.now();
@@ -312,7 +233,7 @@ describe('two gateway processes on PostgreSQL + Redis', { timeout: 240_000 }, ()
     const k = keys.plan!;
     for (let i = 0; i < 4; i++) assert.equal((await get(gateways[i % 2]!.base, '/v1/resolve-entity?q=gamay', bearer(k.key))).status, 200);
     let changedAt = 0;
-    const cli = run(['src/cli/admin.ts', 'plans', 'set', 'changing', '--monthly', '4', '--per-minute', '1000'], { DATABASE_URL });
+    const cli = spawnTsx(['src/cli/admin.ts', 'plans', 'set', 'changing', '--monthly', '4', '--per-minute', '1000'], { DATABASE_URL });
     cli.proc.stdout!.on('data', (d) => {
       // printed right after the UPSERT has committed
       if (!changedAt && /Plan changing/.test(String(d))) changedAt = Date.now();
@@ -362,9 +283,9 @@ describe('two gateway processes on PostgreSQL + Redis', { timeout: 240_000 }, ()
     assert.equal(count(warmup, 200), 95, statuses(warmup));
 
     // take the database away from the running gateways: no new connections, existing ones killed
-    await pgAdmin(`ALTER DATABASE ${DB} WITH ALLOW_CONNECTIONS false`);
+    await pgAdminQuery(`ALTER DATABASE ${DB} WITH ALLOW_CONNECTIONS false`);
     try {
-      await pgAdmin(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${DB}' AND pid <> pg_backend_pid()`);
+      await pgAdminQuery(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${DB}' AND pid <> pg_backend_pid()`);
       const t0 = Date.now();
       const down = await burst(40, '/v1/resolve-entity?q=malbec', bearer(k.key));
       assert.equal(count(down, 503, 'STORE_UNAVAILABLE'), 40, `statuses: ${statuses(down)} ${JSON.stringify(down.find((r) => r.status !== 503)?.body)}`);
@@ -388,7 +309,7 @@ describe('two gateway processes on PostgreSQL + Redis', { timeout: 240_000 }, ()
       const later = await burst(10, '/v1/resolve-entity?q=malbec', bearer(k.key));
       assert.equal(count(later, 503, 'STORE_UNAVAILABLE'), 10, statuses(later));
     } finally {
-      await pgAdmin(`ALTER DATABASE ${DB} WITH ALLOW_CONNECTIONS true`);
+      await pgAdminQuery(`ALTER DATABASE ${DB} WITH ALLOW_CONNECTIONS true`);
     }
 
     // recovery by itself (the pool reconnects); polled on /v1/usage, which counts nothing
@@ -410,12 +331,12 @@ describe('two gateway processes on PostgreSQL + Redis', { timeout: 240_000 }, ()
 
   test('start-up refuses an unmigrated PostgreSQL database and says to run admin -- db migrate', async () => {
     const empty = `dis_test_${crypto.randomBytes(6).toString('hex')}`;
-    await pgAdmin(`CREATE DATABASE ${empty}`);
+    await pgAdminQuery(`CREATE DATABASE ${empty}`);
     try {
       const u = new URL(PG_ADMIN_URL);
       u.pathname = `/${empty}`;
       const port = await freePort();
-      const r = run(['src/server.ts'], { PORT: String(port), DATABASE_URL: u.toString(), REDIS_URL });
+      const r = spawnTsx(['src/server.ts'], { PORT: String(port), DATABASE_URL: u.toString(), REDIS_URL });
       const code = await within(r.exited, 30_000, 'unmigrated start-up');
       assert.equal(code, 1);
       assert.match(r.stderr(), /not migrated/);
@@ -432,7 +353,7 @@ describe('two gateway processes on PostgreSQL + Redis', { timeout: 240_000 }, ()
         await c.end();
       }
     } finally {
-      await pgAdmin(`DROP DATABASE IF EXISTS ${empty} WITH (FORCE)`);
+      await pgAdminQuery(`DROP DATABASE IF EXISTS ${empty} WITH (FORCE)`);
     }
   });
 });

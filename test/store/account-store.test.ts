@@ -4,15 +4,12 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { SqliteAccountStore } from '../../src/store/sqlite.ts';
 import { PostgresAccountStore } from '../../src/store/postgres.ts';
 import { STARTER_PLANS, type AccountStore, type ApiKeyRecord } from '../../src/store/ports.ts';
 import { tempDir } from '../helper.ts';
-
-const PG_ADMIN_URL = process.env.TEST_DATABASE_URL ?? `postgres://${process.env.PGUSER ?? os.userInfo().username}@127.0.0.1:5432/test`;
+import { createDatabase, dbUrl, dropDatabase, tempDatabaseName } from '../services.ts';
 
 interface Adapter {
   name: string;
@@ -37,28 +34,16 @@ function sqliteAdapter(): Adapter {
   };
 }
 
-async function adminQuery(sql: string) {
-  const c = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 3000 });
-  await c.connect();
-  try {
-    return await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
-
 function postgresAdapter(): Adapter {
-  const db = `dis_test_${crypto.randomBytes(6).toString('hex')}`;
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${db}`;
+  const db = tempDatabaseName();
   return {
     name: 'postgres',
     async setup() {
-      await adminQuery(`CREATE DATABASE ${db}`);
+      await createDatabase(db);
     },
-    open: () => new PostgresAccountStore(url.toString()),
+    open: () => new PostgresAccountStore(dbUrl(db)),
     async teardown() {
-      await adminQuery(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
+      await dropDatabase(db);
     },
   };
 }

@@ -6,34 +6,15 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
-import net from 'node:net';
 import { connectRedis } from '../../src/store/redis.ts';
 import { LimiterUnavailableError } from '../../src/store/limiter.ts';
 import { buildTestApp, sleep } from '../helper.ts';
+import { freePort, redisUrl, within } from '../services.ts';
 
-const REDIS_BASE = (process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379').replace(/\/\d*$/, '');
-const REDIS_DB = 11; // this file's own database index
-const REDIS_URL = `${REDIS_BASE}/${REDIS_DB}`;
+const REDIS_URL = redisUrl(11); // this file's own database index
 const PERIOD = () => new Date().toISOString().slice(0, 7);
 
 type Conn = Awaited<ReturnType<typeof connectRedis>>;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/** Rejects instead of hanging: every awaited Redis call in this file is bounded. */
-function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout;
-  return Promise.race([p, new Promise<never>((_, rej) => (timer = setTimeout(() => rej(new Error(`${what}: no answer in ${ms} ms`)), ms)))]).finally(() => clearTimeout(timer));
-}
 
 async function elapsed<T>(fn: () => Promise<T>): Promise<{ ms: number; value?: T; error?: unknown }> {
   const t0 = performance.now();
