@@ -1,12 +1,13 @@
 // The gateway application. Order of concerns, top to bottom: request ids and logging, the error
 // envelope (400/404/405/500 and every ApiError), OpenAPI + local docs, then the routes.
 import crypto from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
+import Fastify, { type FastifyError, type FastifyReply } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { GatewayContext } from './gateway/context.ts';
 import { ApiError, errorBody } from './gateway/errors.ts';
 import { DEMO_PREFIX } from './gateway/demo.ts';
+import { bodyJson } from './gateway/engine-client.ts';
 import health from './routes/health.ts';
 import plans from './routes/plans.ts';
 import resolveEntity from './routes/v1/resolve-entity.ts';
@@ -17,9 +18,16 @@ import usage from './routes/v1/usage.ts';
 import { openApiInfo } from './routes/openapi.ts';
 
 const SAFE_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
+const KEY_LIKE = /dis_live_[A-Za-z0-9_-]*/g;
 
+/** The caller's X-Request-Id when it is short and printable (and not an API key), else a new id. */
 export function requestIdOf(header: string | string[] | undefined): string {
-  return typeof header === 'string' && SAFE_REQUEST_ID.test(header) ? header : crypto.randomUUID();
+  return typeof header === 'string' && SAFE_REQUEST_ID.test(header) && !header.includes('dis_live_') ? header : crypto.randomUUID();
+}
+
+/** A key pasted into a URL by mistake never reaches the logs. */
+export function redactKeys(text: string): string {
+  return text.replace(KEY_LIKE, 'dis_live_[redacted]');
 }
 
 interface AjvError {
@@ -62,6 +70,15 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}) {
   const loggerOpts = {
     level: ctx.config.logLevel,
     redact: { paths: ['req.headers.authorization', 'headers.authorization'], censor: '[redacted]' },
+    serializers: {
+      req: (req: { method: string; url: string; hostname?: string; ip?: string; socket?: { remotePort?: number } }) => ({
+        method: req.method,
+        url: redactKeys(req.url),
+        host: req.hostname,
+        remoteAddress: req.ip,
+        remotePort: req.socket?.remotePort,
+      }),
+    },
     ...(opts.logStream ? { stream: opts.logStream } : {}),
   };
   const app = Fastify({
@@ -71,7 +88,16 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}) {
     requestIdHeader: false,
     genReqId: (req) => requestIdOf(req.headers['x-request-id']),
     ajv: { customOptions: { coerceTypes: true, allErrors: false, removeAdditional: false } },
-    return503OnClosing: true,
+    // requests still arriving while the server closes are answered normally
+    return503OnClosing: false,
+    frameworkErrors: (error, request, reply) => {
+      const id = requestIdOf(request.headers['x-request-id']);
+      (reply as unknown as FastifyReply)
+        .code(400)
+        .header('X-Request-Id', id)
+        .type('application/json; charset=utf-8')
+        .send(JSON.stringify(errorBody('INVALID_REQUEST', error.code === 'FST_ERR_BAD_URL' ? 'Malformed URL: invalid percent-encoding in the path.' : 'Malformed request.', id)));
+    },
     clientErrorHandler: (err, socket) => {
       const code = (err as { code?: string }).code;
       const status = code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
@@ -84,17 +110,8 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}) {
   });
 
   // engine bodies are passed through as they are: serialize with JSON.stringify, never drop fields.
-  // Memoised engine bodies are the same objects each time, so their JSON is kept beside them.
-  const serialized = new WeakMap<object, string>();
-  app.setSerializerCompiler(() => (data) => {
-    if (data === null || typeof data !== 'object') return JSON.stringify(data);
-    let s = serialized.get(data as object);
-    if (s === undefined) {
-      s = JSON.stringify(data);
-      serialized.set(data as object, s);
-    }
-    return s;
-  });
+  // Memoised engine bodies carry their JSON already (bodyJson).
+  app.setSerializerCompiler(() => (data) => (data !== null && typeof data === 'object' && bodyJson.get(data as object)) || JSON.stringify(data));
 
   // callback-style hooks on the hot path: no promise per request
   app.addHook('onRequest', (request, reply, done) => {
@@ -108,6 +125,10 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}) {
     if (q) {
       for (const k in q) {
         if (Array.isArray(q[k])) return done(new ApiError('INVALID_REQUEST', `Parameter "${k}" is repeated; give it once.`, {}, { parameter: k }));
+      }
+      // "1.0", "0x5" or "5e0" would be coerced to integers by the validator: only digits are a whole number
+      if (typeof q.limit === 'string' && !/^[0-9]{1,3}$/.test(q.limit)) {
+        return done(new ApiError('INVALID_REQUEST', 'Parameter "limit" must be a whole number from 1 to 25.', {}, { parameter: 'limit' }));
       }
     }
     done();
@@ -140,7 +161,7 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}) {
   });
 
   app.setNotFoundHandler(async (request, reply) => {
-    const path = request.url.split('?')[0]!.replace(/\/+$/, '') || '/';
+    const path = request.url.split('?')[0]!;
     if (knownPaths.has(path)) {
       if (request.method === 'OPTIONS' && path.startsWith(DEMO_PREFIX)) {
         // demo endpoints may be called from browsers; keyed endpoints never grant CORS

@@ -1,10 +1,30 @@
 // `npm run engine`: the engine as its own HTTP process (PORT, HOST). The gateway reaches it with
 // ENGINE_URL. Bodies are the engine's v1 bodies; the gateway passes them through unchanged.
+// The engine has no authentication and no metering of its own: bind it to a private address that
+// only the gateways reach. It checks its own parameters (same limits as the keyed API).
 import Fastify from 'fastify';
 import { loadConfig, ConfigError } from './config.ts';
 import { loadEngine } from './bootstrap.ts';
 import { ENGINE_OPS, EngineRunner, type EngineOp } from './gateway/engine-client.ts';
 import type { Engine } from './engine/engine.ts';
+
+const TERMS: Record<EngineOp, string[]> = { 'resolve-entity': ['q'], explain: ['q'], pair: ['q'], compare: ['left', 'right'] };
+
+/** The keyed API's parameter rules, so the engine is safe to call directly too. */
+export function engineParamProblem(op: EngineOp, q: Record<string, unknown>): { message: string; parameter: string } | null {
+  for (const t of TERMS[op]) {
+    const v = q[t];
+    if (typeof v !== 'string' || !v.trim()) return { message: `Missing required parameter "${t}".`, parameter: t };
+    if (v.length > 200) return { message: `Parameter "${t}" is too long: at most 200 characters.`, parameter: t };
+  }
+  if (op === 'resolve-entity' && q.limit !== undefined) {
+    const l = q.limit;
+    if (typeof l !== 'string' || !/^[0-9]{1,2}$/.test(l) || Number(l) < 1 || Number(l) > 25) {
+      return { message: 'Parameter "limit" must be a whole number from 1 to 25.', parameter: 'limit' };
+    }
+  }
+  return null;
+}
 
 export function buildEngineServer(engine: Engine, logLevel = 'info') {
   const app = Fastify({ logger: { level: logLevel } });
@@ -12,7 +32,13 @@ export function buildEngineServer(engine: Engine, logLevel = 'info') {
   app.get('/engine/health', async () => ({ status: 'ok', kb_version: engine.version }));
   for (const op of ENGINE_OPS) {
     app.get(`/engine/v1/${op}`, async (request, reply) => {
-      const result = runner.run(op as EngineOp, request.query as Record<string, string>);
+      const query = request.query as Record<string, unknown>;
+      const problem = engineParamProblem(op as EngineOp, query);
+      if (problem) {
+        reply.code(400);
+        return { ok: false, error: { code: 'INVALID_REQUEST', ...problem } };
+      }
+      const result = runner.run(op as EngineOp, query as Record<string, string>);
       reply.code(result.status);
       return result.body;
     });

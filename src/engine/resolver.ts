@@ -141,6 +141,9 @@ export class Resolver {
   private readonly sharedTerms = new Map<string, number[]>(); // folded term → entities
   private readonly prominence = new Map<number, number>(); // entity → bonus for partial matches
   private readonly tieBreak: (a: number, b: number) => number;
+  /** Longest indexed word and most words in a name: bounds that keep hostile queries cheap. */
+  private readonly longestWord: number;
+  private readonly mostWords: number;
 
   constructor(
     names: ResolvableName[],
@@ -186,6 +189,8 @@ export class Resolver {
     this.sortedTokens = [...this.postings.keys()].sort();
     const words = new Set<string>();
     for (const f of this.forms) for (const t of f.tokens) words.add(t);
+    this.longestWord = Math.max(0, ...[...words].map((w) => w.length));
+    this.mostWords = Math.max(0, ...this.forms.map((f) => f.tokens.length));
     for (const t of [...words].sort()) {
       // a query word of length L may carry typoBudget(L) edits; index words down to L-2 must be reachable
       const k = t.length >= 7 ? 2 : t.length >= 4 ? 1 : 0;
@@ -253,6 +258,8 @@ export class Resolver {
    * earlier words matched, so common words never build large maps.
    */
   private tokenMatches(tokens: string[], cased: string[], best: Map<number, Candidate>) {
+    // every query word must land on its own word (or words) of one name: more words than any name has cannot match
+    if (tokens.length > this.mostWords) return;
     const order = tokens.map((_, i) => i).sort((x, y) => tokens[y]!.length - tokens[x]!.length || x - y);
     let acc: Map<number, TokenHit> | null = null; // form → summed hit over the words so far
     for (const ti of order) {
@@ -276,7 +283,8 @@ export class Resolver {
         }
       }
       // a query word that is itself a word of some name is taken as typed: no typo neighbours
-      const k = stop || this.postings.has(t) ? 0 : typoBudget(t.length);
+      // a word more than two letters longer than every indexed word cannot be within two edits of one
+      const k = stop || this.postings.has(t) || t.length > this.longestWord + 2 ? 0 : typoBudget(t.length);
       if (k > 0) {
         const seen = new Set<string>();
         HASHES.length = 0;

@@ -12,6 +12,7 @@ interface Entry<T> {
 export class AccountCache {
   private readonly keys = new Map<string, Entry<ApiKeyRecord | null>>();
   private readonly plans = new Map<string, Entry<Plan | null>>();
+  private planList: Entry<Plan[]> | null = null;
   private readonly touched = new Map<string, number>();
 
   constructor(private readonly store: AccountStore, private readonly ttlMs: number) {}
@@ -35,6 +36,15 @@ export class AccountCache {
     return value;
   }
 
+  /** All plans, for the public /plans page (cached like keys, so it costs no query per request). */
+  async allPlans(): Promise<Plan[]> {
+    const now = Date.now();
+    if (this.planList && now - this.planList.at < this.ttlMs) return this.planList.value;
+    const value = await this.store.listPlans();
+    this.planList = { value, at: now };
+    return value;
+  }
+
   /** Records last use at most once a minute per key (the openstatus habit). */
   touch(keyId: string) {
     const now = Date.now();
@@ -46,5 +56,6 @@ export class AccountCache {
   invalidate() {
     this.keys.clear();
     this.plans.clear();
+    this.planList = null;
   }
 }

@@ -22,6 +22,21 @@ export function plansUrl(ctx: GatewayContext) {
   return `${ctx.config.publicBaseUrl}/plans`;
 }
 
+/**
+ * The demo's per-IP bucket: an IPv4 address as it is, an IPv6 address by its /64 prefix (one
+ * subscriber usually holds a whole /64, so per-address limits would be no limit at all).
+ */
+export function ipBucket(ip: string): string {
+  const v4 = /^(?:::ffff:)?(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (v4) return v4[1]!;
+  if (!ip.includes(':')) return ip;
+  const [head = '', tail = ''] = ip.toLowerCase().split('%')[0]!.split('::');
+  const h = head ? head.split(':') : [];
+  const t = ip.includes('::') ? (tail ? tail.split(':') : []) : [];
+  const groups = ip.includes('::') ? [...h, ...Array(Math.max(0, 8 - h.length - t.length)).fill('0'), ...t] : h;
+  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+}
+
 function untilNextUtcMidnight(now: Date) {
   const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
   return Math.max(1, Math.ceil((next - now.getTime()) / 1000));
@@ -55,6 +70,9 @@ export function registerDemoTwin(app: FastifyInstance, ctx: GatewayContext, def:
   const codes: ErrorCode[] = ['INVALID_REQUEST', 'DEMO_RATE_LIMITED', 'DEMO_DISABLED', 'DEMO_DAILY_CAP_REACHED', 'ENGINE_UNAVAILABLE', 'STORE_UNAVAILABLE', 'INTERNAL_ERROR'];
   if (def.resolvesToOne) codes.splice(1, 0, 'ENTITY_NOT_RESOLVED');
 
+  const demoParams = new Set(Object.keys(def.querystring({ maxLength: d.maxQueryLength, demo: true }).properties));
+  const keyedOnly = Object.keys(def.querystring({ maxLength: 200, demo: false }).properties).filter((k) => !demoParams.has(k));
+
   app.route({
     method: 'GET',
     url: path,
@@ -74,10 +92,18 @@ export function registerDemoTwin(app: FastifyInstance, ctx: GatewayContext, def:
         throw new ApiError('DEMO_DISABLED', `The keyless demo is disabled on this deployment. Get a key at ${howToKey.plans} and call ${def.path}.`, { 'Retry-After': '3600' }, howToKey);
       }
     },
+    preValidation: async (request) => {
+      const query = request.query as Record<string, unknown>;
+      for (const k of keyedOnly) {
+        if (k in query) {
+          throw new ApiError('INVALID_REQUEST', `Parameter "${k}" is not accepted by the demo (results are capped at ${d.resolveResultLimit}); use ${def.path} with a key.`, {}, { parameter: k });
+        }
+      }
+    },
     handler: async (request, reply) => {
       const query = request.query as Record<string, unknown>;
       const now = ctx.now();
-      const ip = request.ip;
+      const ip = ipBucket(request.ip);
       let results;
       try {
         results = await ctx.limiter.hitAll([
@@ -114,7 +140,8 @@ export function registerDemoTwin(app: FastifyInstance, ctx: GatewayContext, def:
         result = await callEngine(ctx, request, def.op, params);
         if (d.cacheTtlSeconds > 0) await ctx.cache.set(cacheKey, JSON.stringify(result), d.cacheTtlSeconds).catch(() => undefined);
       }
-      return sendEngineResult(reply, request, result, { demo: demoObject(ctx, def, query, cached, hour!.remaining) });
+      const declared = Object.fromEntries(Object.entries(query).filter(([k]) => demoParams.has(k)));
+      return sendEngineResult(reply, request, result, { demo: demoObject(ctx, def, declared, cached, hour!.remaining) });
     },
   });
 }

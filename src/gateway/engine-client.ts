@@ -29,20 +29,33 @@ export class EngineUnavailableError extends Error {
   }
 }
 
+/** JSON of memoised engine bodies, kept beside them so a repeated answer is not serialized again. */
+export const bodyJson = new WeakMap<object, string>();
+
+const MEMO_BYTES = 32 * 1024 * 1024;
+
 /**
  * Runs engine operations on a local Engine, shared by the in-process client and the engine server.
- * The knowledge base is immutable and the engine deterministic, so results are memoised (bounded
- * LRU); a repeated query costs a map look-up, and its body object is reused as is.
+ * The knowledge base is immutable and the engine deterministic, so results are memoised in an LRU
+ * bounded by the size of their JSON (32 MB), so a client walking through many distinct queries
+ * cannot grow memory; a repeated query costs a map look-up.
  */
 export class EngineRunner {
-  private readonly memo = new LRUCache<string, EngineResult>({ max: 20_000 });
+  private readonly memo = new LRUCache<string, EngineResult>({
+    maxSize: MEMO_BYTES,
+    sizeCalculation: (r) => Math.max(1, bodyJson.get(r.body)?.length ?? 1),
+  });
   constructor(readonly engine: Engine) {}
   run(op: EngineOp, p: EngineParams): EngineResult {
     const key = `${op}\u0000${p.q ?? ''}\u0000${p.limit ?? ''}\u0000${p.left ?? ''}\u0000${p.right ?? ''}`;
     let r = this.memo.get(key);
     if (!r) {
       r = runEngineOp(this.engine, op, p);
-      this.memo.set(key, r);
+      const json = JSON.stringify(r.body);
+      if (json.length <= MEMO_BYTES / 64) {
+        bodyJson.set(r.body, json);
+        this.memo.set(key, r);
+      }
     }
     return r;
   }
@@ -98,9 +111,11 @@ export class HttpEngineClient implements EngineClient {
     const qs = new URLSearchParams();
     for (const [k, v] of Object.entries(params)) if (v !== undefined) qs.set(k, String(v));
     const { status, body } = await this.get(`/engine/v1/${op}?${qs}`, this.timeoutMs);
-    if (status >= 500 || typeof body !== 'object' || body === null) {
-      throw new EngineUnavailableError(`engine answered ${status}`);
-    }
+    const b = body as { ok?: unknown; error?: { code?: unknown } } | null;
+    const wellFormed =
+      typeof b === 'object' && b !== null &&
+      ((status === 200 && b.ok === true) || (status >= 400 && status < 500 && b.ok === false && typeof b.error?.code === 'string'));
+    if (!wellFormed) throw new EngineUnavailableError(`unexpected engine answer (status ${status})`);
     return { status, body } as EngineResult;
   }
 

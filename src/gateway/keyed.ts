@@ -88,6 +88,10 @@ export function meter(ctx: GatewayContext) {
     }
     monthlyHeaders(reply, ctx, request, res.used);
     if (!res.admitted) {
+      // a refused request must not use up the minute window too, or the caller would soon see
+      // RATE_LIMITED (retry in a minute) instead of QUOTA_EXCEEDED (retry next month)
+      await ctx.limiter.refund(`key:${a.key.id}`, a.plan.per_minute_limit, 60_000);
+      minuteHeaders(reply, { ...minute, remaining: Math.min(minute.limit, minute.remaining + 1) });
       const retry = Math.max(1, Math.ceil((monthBounds(ctx.now()).end.getTime() - now) / 1000));
       throw new ApiError('QUOTA_EXCEEDED', `Monthly allowance of ${a.plan.monthly_limit} requests for plan "${a.plan.name}" is used up. It renews at 00:00 UTC on the 1st.`, {
         'Retry-After': String(retry),

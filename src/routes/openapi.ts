@@ -27,7 +27,13 @@ Every error body is \`{"ok": false, "error": {"code", "message", "request_id"}}\
 ${errors}
 
 ## Metering
-Each key has one plan: a monthly allowance (calendar month, UTC) and a per-minute limit. Under any concurrency exactly the allowance is admitted, never one more. **What counts:** every request that passes authentication and validation and is admitted, answered 200 or 404 \`ENTITY_NOT_RESOLVED\`. **What does not count:** 400, 401 and 429 responses, \`/v1/usage\`, and requests that fail on our side (503 \`ENGINE_UNAVAILABLE\`/\`STORE_UNAVAILABLE\`, 500), which are refunded. Quota headers (\`X-RateLimit-*\`) carry UTC epoch seconds for resets.
+Each key has one plan: a monthly allowance (calendar month, UTC) and a per-minute limit. Under any concurrency exactly the allowance is admitted, never one more. **What counts:** every request that passes authentication and validation and is admitted, answered 200 or 404 \`ENTITY_NOT_RESOLVED\`. **What does not count:** 400, 401 and 429 responses, \`/v1/usage\`, and requests that fail on our side (503 \`ENGINE_UNAVAILABLE\`/\`STORE_UNAVAILABLE\`, 500), which are refunded. A \`HEAD\` request is a \`GET\` without a body and counts the same. Quota headers (\`X-RateLimit-*\`) carry UTC epoch seconds for resets.
+
+## Parameters
+A missing, empty, repeated or over-long parameter, or a \`limit\` that is not a whole number from 1 to 25, is a 400 \`INVALID_REQUEST\` naming the parameter. Unknown parameters are ignored, except that the demo refuses \`limit\`.
+
+## Demo
+Per-IP limits count IPv4 callers per address and IPv6 callers per /64 prefix.
 
 Starter plans on a new database (operators can change them):
 

@@ -73,6 +73,11 @@ class FlexibleWindowLimiter implements WindowLimiter {
     return results;
   }
 
+  async refund(key: string, limit: number, windowMs: number): Promise<void> {
+    if (limit <= 0) return;
+    await this.instance(limit, windowMs).reward(key, 1).catch(() => undefined);
+  }
+
   async peek(key: string, limit: number, windowMs: number): Promise<LimitResult> {
     try {
       const res = await this.instance(limit, windowMs).get(key);

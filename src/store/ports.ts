@@ -69,6 +69,8 @@ export interface WindowLimiter {
   /** Count one hit in several windows at once; any refusal refuses all (and counts nothing). */
   hitAll(checks: { key: string; limit: number; windowMs: number }[]): Promise<LimitResult[]>;
   peek(key: string, limit: number, windowMs: number): Promise<LimitResult>;
+  /** Give back one hit counted by `hit` (for a request refused later for another reason). */
+  refund(key: string, limit: number, windowMs: number): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -181,3 +181,20 @@ describe('demo twins', () => {
     }
   });
 });
+
+describe('demo per-IP buckets', () => {
+  test('IPv6 callers are limited per /64, IPv4-mapped addresses as IPv4', async () => {
+    const { ipBucket } = await import('../../src/gateway/demo.ts');
+    assert.equal(ipBucket('2001:db8:abcd:12::1'), ipBucket('2001:db8:abcd:12:ffff:1:2:3'));
+    assert.notEqual(ipBucket('2001:db8:abcd:12::1'), ipBucket('2001:db8:abcd:13::1'));
+    assert.equal(ipBucket('::ffff:192.0.2.1'), '192.0.2.1');
+    const t = await buildTestApp({ env: { DEMO_PER_IP_PER_MINUTE: '2' } });
+    try {
+      const codes = [];
+      for (let i = 1; i <= 3; i++) codes.push((await demo(t, '/v1/demo/resolve-entity?q=syrah', `2001:db8:1:2::${i}`)).statusCode);
+      assert.deepEqual(codes, [200, 200, 429]);
+    } finally {
+      await t.close();
+    }
+  });
+});

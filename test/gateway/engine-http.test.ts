@@ -44,3 +44,26 @@ test('HTTP engine mode: bodies pass through; engine down gives 503 ENGINE_UNAVAI
     await engineApp.close();
   }
 });
+
+test('the engine process checks its own parameters; a malformed engine answer is ENGINE_UNAVAILABLE and refunded', async () => {
+  const engineApp = buildEngineServer(sharedEngine(), 'silent');
+  engineApp.get('/engine/v1/broken', async () => ({ error: 'Not Found' }));
+  await engineApp.listen({ port: 0, host: '127.0.0.1' });
+  const port = (engineApp.server.address() as AddressInfo).port;
+  try {
+    const direct = await fetch(`http://127.0.0.1:${port}/engine/v1/resolve-entity?q=${'x'.repeat(201)}`);
+    assert.equal(direct.status, 400);
+    assert.equal((await direct.json()).error.code, 'INVALID_REQUEST');
+    const noQ = await fetch(`http://127.0.0.1:${port}/engine/v1/explain`);
+    assert.equal(noQ.status, 400);
+    const badLimit = await fetch(`http://127.0.0.1:${port}/engine/v1/resolve-entity?q=syrah&limit=99`);
+    assert.equal(badLimit.status, 400);
+
+    const { HttpEngineClient, EngineUnavailableError } = await import('../../src/gateway/engine-client.ts');
+    const client = new HttpEngineClient(`http://127.0.0.1:${port}`);
+    await assert.rejects(client.call('broken' as never, {}), EngineUnavailableError);
+    await client.close();
+  } finally {
+    await engineApp.close();
+  }
+});

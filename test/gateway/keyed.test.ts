@@ -98,6 +98,17 @@ describe('keyed endpoints: authentication, metering, headers', () => {
     assert.equal(await t.ctx.store.getMonthly(k.id, new Date().toISOString().slice(0, 7)), 3);
   });
 
+  test('refused for quota, a request does not use up the minute window: it keeps getting QUOTA_EXCEEDED', async () => {
+    await t.ctx.store.upsertPlan({ name: 'month2', monthly_limit: 2, per_minute_limit: 3 });
+    const k = await t.createKey('month2');
+    const codes = [];
+    for (let i = 0; i < 8; i++) {
+      const r = await t.app.inject({ url: '/v1/resolve-entity?q=syrah', headers: k.auth });
+      codes.push(r.statusCode === 429 ? r.json().error.code : r.statusCode);
+    }
+    assert.deepEqual(codes, [200, 200, ...Array(6).fill('QUOTA_EXCEEDED')]);
+  });
+
   test('/v1/usage reports plan and usage and does not consume quota', async () => {
     const k = await t.createKey('free');
     await t.app.inject({ url: '/v1/resolve-entity?q=riesling', headers: k.auth });

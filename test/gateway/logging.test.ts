@@ -13,6 +13,9 @@ test('no API key appears in the logs, whatever the request', async () => {
     await t.app.inject({ url: '/v1/resolve-entity?q=syrah', headers: k.auth });
     await t.app.inject({ url: '/v1/resolve-entity?q=', headers: k.auth });
     await t.app.inject({ url: '/v1/usage', headers: k.auth });
+    // a key pasted into the URL or the request id by mistake
+    await t.app.inject({ url: `/v1/explain?q=syrah&api_key=${k.key}`, headers: k.auth });
+    await t.app.inject({ url: '/v1/usage', headers: { ...k.auth, 'x-request-id': k.key } });
     await t.ctx.store.setKeyStatus(k.id, 'revoked');
     t.ctx.accounts.invalidate();
     await t.app.inject({ url: '/v1/usage', headers: k.auth });

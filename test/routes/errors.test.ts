@@ -20,9 +20,11 @@ describe('request validation, unknown paths, methods and request ids', () => {
     ['/v1/resolve-entity?q=syrah&limit=26', /"limit" must be a whole number from 1 to 25/],
     ['/v1/resolve-entity?q=syrah&limit=2.5', /"limit" must be a whole number from 1 to 25/],
     ['/v1/resolve-entity?q=syrah&limit=ten', /"limit" must be a whole number from 1 to 25/],
+    ['/v1/resolve-entity?q=syrah&limit=1.0', /"limit" must be a whole number from 1 to 25/],
+    ['/v1/resolve-entity?q=syrah&limit=0x5', /"limit" must be a whole number from 1 to 25/],
+    ['/v1/resolve-entity?q=syrah&limit=5e0', /"limit" must be a whole number from 1 to 25/],
     ['/v1/resolve-entity?q=syrah&q=merlot', /"q" is repeated/],
     ['/v1/resolve-entity?q=syrah&limit=1&limit=2', /"limit" is repeated/],
-    ['/v1/resolve-entity?q=syrah&colour=red', /Unknown parameter "colour"/],
     ['/v1/explain', /Missing required parameter "q"/],
     ['/v1/pair?q=', /"q" must not be empty/],
     ['/v1/compare?left=syrah', /Missing required parameter "right"/],
@@ -47,10 +49,29 @@ describe('request validation, unknown paths, methods and request ids', () => {
     assert.deepEqual(res.json().matches, []);
   });
 
-  test('an unknown path gets 404 NOT_FOUND', async () => {
-    const res = await t.app.inject({ url: '/v2/resolve-entity?q=syrah' });
-    assert.equal(res.statusCode, 404);
-    assert.equal(res.json().error.code, 'NOT_FOUND');
+  test('an unknown path gets 404 NOT_FOUND, a trailing slash included', async () => {
+    for (const url of ['/v2/resolve-entity?q=syrah', '/v1/pair/?q=syrah', '/v1/demo/pair/']) {
+      const res = await t.app.inject({ url, headers: auth });
+      assert.equal(res.statusCode, 404, url);
+      assert.equal(res.json().error.code, 'NOT_FOUND');
+    }
+  });
+
+  test('unknown parameters are ignored (cache-busters keep working), on /v1/usage too', async () => {
+    const res = await t.app.inject({ url: '/v1/explain?q=syrah&_=123&utm_source=x', headers: auth });
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.json().resolution.canonical_name, 'Syrah');
+    assert.equal((await t.app.inject({ url: '/v1/usage?x=1', headers: auth })).statusCode, 200);
+    const demo = await t.app.inject({ url: '/v1/demo/resolve-entity?q=syrah&_=1', remoteAddress: '192.0.2.200' });
+    assert.equal(demo.statusCode, 200);
+    assert.match(demo.json().demo.authenticated_equivalent, /resolve-entity\?q=syrah"$/);
+  });
+
+  test('a malformed URL gets a JSON 400 with a request id', async () => {
+    const res = await t.app.inject({ url: '/v1/pair%' });
+    assert.equal(res.statusCode, 400);
+    assert.equal(res.json().error.code, 'INVALID_REQUEST');
+    assert.equal(res.json().error.request_id, res.headers['x-request-id']);
   });
 
   test('a wrong method gets 405 METHOD_NOT_ALLOWED with Allow', async () => {
@@ -74,7 +95,7 @@ describe('request validation, unknown paths, methods and request ids', () => {
   test('X-Request-Id: a safe caller value is echoed, an unsafe one replaced', async () => {
     const safe = await t.app.inject({ url: '/health', headers: { 'x-request-id': 'abc-123.DEF:7' } });
     assert.equal(safe.headers['x-request-id'], 'abc-123.DEF:7');
-    for (const bad of ['has space', 'x'.repeat(129), 'tab\there', 'é']) {
+    for (const bad of ['has space', 'x'.repeat(129), 'tab\there', 'é', 'dis_live_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA']) {
       const res = await t.app.inject({ url: '/v1/nope', headers: { 'x-request-id': bad } });
       assert.notEqual(res.headers['x-request-id'], bad);
       assert.match(String(res.headers['x-request-id']), /^[0-9a-f-]{36}$/);

@@ -33,6 +33,26 @@ test('/health is 503 when the store is unavailable', async () => {
   }
 });
 
+test('/plans lists the plans, and answers 503 STORE_UNAVAILABLE (not 500) when the store is down', async () => {
+  const t = await buildTestApp();
+  try {
+    const ok = await t.app.inject({ url: '/plans' });
+    assert.equal(ok.statusCode, 200);
+    assert.deepEqual(ok.json().plans.map((p: { name: string }) => p.name), ['free', 'starter', 'pro']);
+  } finally {
+    await t.close();
+  }
+  const down = await buildTestApp();
+  try {
+    await down.ctx.store.close();
+    const res = await down.app.inject({ url: '/plans' });
+    assert.equal(res.statusCode, 503);
+    assert.equal(res.json().error.code, 'STORE_UNAVAILABLE');
+  } finally {
+    await down.app.close();
+  }
+});
+
 test('/openapi.json is OpenAPI 3.1, version 1.0.0-early-access, with every endpoint, errors, headers and bearer auth', async () => {
   const t = await buildTestApp();
   try {

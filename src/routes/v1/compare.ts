@@ -18,7 +18,6 @@ export const compareRoute: EngineRouteDef = {
   querystring: ({ maxLength }) =>
     Type.Object(
       { left: termParam(maxLength, 'left', 'First term.'), right: termParam(maxLength, 'right', 'Second term.') },
-      { additionalProperties: false },
     ),
   toEngine: (query) => ({ left: String(query.left), right: String(query.right) }),
   body: Type.Object({

@@ -12,7 +12,7 @@ export const explainRoute: EngineRouteDef = {
   summary: 'Structured, sourced profile of the best resolved entity',
   description:
     'Resolves q and returns the profile of the best match: every fact with its provenance (source and locator), aliases with language codes, navigable relations (parent, ancestors, children, grapes, geographies) with ids for follow-up calls, and sensory reference expressions where sourced. When the term is ambiguous the other candidates are listed in `alternatives`. 404 ENTITY_NOT_RESOLVED when nothing matches.',
-  querystring: ({ maxLength }) => Type.Object({ q: termParam(maxLength) }, { additionalProperties: false }),
+  querystring: ({ maxLength }) => Type.Object({ q: termParam(maxLength) }),
   toEngine: (query) => ({ q: String(query.q) }),
   body: Type.Object({
     ok: Type.Literal(true),

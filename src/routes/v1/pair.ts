@@ -48,7 +48,7 @@ export const pairRoute: EngineRouteDef = {
     'Returns guidance only from verified, source-backed pairing evidence; each item keeps its own scope and source. Without such evidence the answer is 200 with pairing_available false, an empty guidance list and a `boundary` object saying why (reasons: ' +
     Object.entries(BOUNDARY_REASONS).map(([k, v]) => `${k}: ${v}`).join(' ') +
     '). Generic guidance is never substituted. Pairing does not depend on sensory evidence; where a sensory reference expression exists it is included.',
-  querystring: ({ maxLength }) => Type.Object({ q: termParam(maxLength) }, { additionalProperties: false }),
+  querystring: ({ maxLength }) => Type.Object({ q: termParam(maxLength) }),
   toEngine: (query) => ({ q: String(query.q) }),
   body: Type.Object({
     ok: Type.Literal(true),

@@ -13,7 +13,7 @@ export const resolveEntityRoute: EngineRouteDef = {
   description:
     'Matches grapes, wine geographies, spirits and beer styles by canonical name and alias, in tiers: exact canonical (100), exact alias (97), accent-folded (94/92), word order free (88/86), word prefix (60–85), typo-tolerant (35–75). An unknown term gets 200 with state "unresolved" and no matches. entity_id values are UUIDv5 of a permanent entity key and never change across releases or restarts.',
   querystring: ({ maxLength, demo }) =>
-    Type.Object(demo ? { q: termParam(maxLength) } : { q: termParam(maxLength), limit: Type.Optional(limitParam) }, { additionalProperties: false }),
+    Type.Object(demo ? { q: termParam(maxLength) } : { q: termParam(maxLength), limit: Type.Optional(limitParam) }),
   toEngine: (query, { demo, demoResultLimit }) => ({ q: String(query.q), limit: demo ? demoResultLimit : ((query.limit as number | undefined) ?? 10) }),
   body: Type.Object({ ok: Type.Literal(true), ...ResolutionHead, matches: Type.Array(Match) }),
   resolvesToOne: false,

@@ -16,7 +16,6 @@ export default async function usage(app: FastifyInstance, ctx: GatewayContext) {
       description: 'Does not consume quota and is not subject to the per-minute limit. The period is the calendar month in UTC.',
       tags: ['keyed'],
       security: [{ bearerAuth: [] }],
-      querystring: Type.Object({}, { additionalProperties: false }),
       response: {
         200: {
           ...Type.Object({
