@@ -39,7 +39,56 @@ class FlexibleWindowLimiter implements WindowLimiter {
     return { allowed, remaining: Math.max(0, res.remainingPoints), resetAt: Date.now() + res.msBeforeNext, limit };
   }
 
-  async hit(key: string, limit: number, windowMs: number): Promise<LimitResult> {
+  private readonly pendingHits = new Map<string, { key: string; limit: number; windowMs: number; waiters: ((r: LimitResult | Error) => void)[] }>();
+
+  /**
+   * In Redis, hits on the same window key that arrive in the same event-loop turn are counted with
+   * one increment of n (one round trip for a burst of one key's requests). The store returns
+   * the count after the increment, so the first `limit - before` of them are admitted, exactly as
+   * if they had come one by one.
+   */
+  hit(key: string, limit: number, windowMs: number): Promise<LimitResult> {
+    // in memory a hit is a map update: grouping would only add a turn of the event loop
+    if (this.kind === 'memory') return this.hitOne(key, limit, windowMs);
+    if (limit <= 0) return Promise.resolve({ allowed: false, remaining: 0, resetAt: Date.now() + windowMs, limit });
+    const id = `${limit}:${windowMs}:${key}`;
+    return new Promise((resolve, reject) => {
+      let g = this.pendingHits.get(id);
+      if (!g) {
+        this.pendingHits.set(id, (g = { key, limit, windowMs, waiters: [] }));
+        setImmediate(() => this.flushHits(id));
+      }
+      g.waiters.push((r) => (r instanceof Error ? reject(r) : resolve(r)));
+    });
+  }
+
+  private async flushHits(id: string) {
+    const g = this.pendingHits.get(id)!;
+    this.pendingHits.delete(id);
+    const n = g.waiters.length;
+    let res: RateLimiterRes;
+    try {
+      res = await this.instance(g.limit, g.windowMs).consume(g.key, n);
+    } catch (e) {
+      if (e instanceof RateLimiterRes) res = e;
+      else {
+        const err = new LimiterUnavailableError(e);
+        for (const w of g.waiters) w(err);
+        return;
+      }
+    }
+    const before = res.consumedPoints - n;
+    const admitted = Math.max(0, Math.min(n, g.limit - before));
+    const resetAt = Date.now() + res.msBeforeNext;
+    g.waiters.forEach((w, i) =>
+      w(i < admitted
+        ? { allowed: true, remaining: Math.max(0, g.limit - (before + i + 1)), resetAt, limit: g.limit }
+        : { allowed: false, remaining: 0, resetAt, limit: g.limit }),
+    );
+  }
+
+  /** One hit, counted on its own (for hitAll, which must be able to give back exactly what it took). */
+  private async hitOne(key: string, limit: number, windowMs: number): Promise<LimitResult> {
     if (limit <= 0) return { allowed: false, remaining: 0, resetAt: Date.now() + windowMs, limit };
     try {
       const res = await this.instance(limit, windowMs).consume(key, 1);
@@ -58,7 +107,7 @@ class FlexibleWindowLimiter implements WindowLimiter {
     for (const c of checks) {
       let r: LimitResult;
       try {
-        r = await this.hit(c.key, c.limit, c.windowMs);
+        r = await this.hitOne(c.key, c.limit, c.windowMs);
       } catch (e) {
         await giveBack();
         throw e;
