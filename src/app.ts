@@ -83,8 +83,8 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}) {
   };
   const app = Fastify({
     logger: opts.logger === false ? false : loggerOpts,
-    // only the last proxy hop is trusted, and only when configured
-    trustProxy: ctx.config.trustProxy ? (_addr: string, hop: number) => hop < 1 : false,
+    // only when configured: true trusts the last hop only; a list trusts exactly those proxies
+    trustProxy: Array.isArray(ctx.config.trustProxy) ? ctx.config.trustProxy : ctx.config.trustProxy ? (_addr: string, hop: number) => hop < 1 : false,
     requestIdHeader: false,
     genReqId: (req) => requestIdOf(req.headers['x-request-id']),
     ajv: { customOptions: { coerceTypes: true, allErrors: false, removeAdditional: false } },

@@ -1,5 +1,6 @@
 // Config: the one module that reads process.env. It turns the environment into a typed, validated
 // object and fails with a message naming the bad variable. Everything else takes a Config.
+import net from 'node:net';
 import path from 'node:path';
 
 export type DatabaseConfig =
@@ -11,7 +12,8 @@ export interface Config {
   host: string;
   database: DatabaseConfig;
   redisUrl: string | null;
-  trustProxy: boolean;
+  /** false: ignore X-Forwarded-For; true: trust the last hop; a list: trust these proxy addresses/CIDRs */
+  trustProxy: boolean | string[];
   engineUrl: string | null;
   dataDir: string;
   referenceDir: string;
@@ -84,6 +86,22 @@ function databaseVar(env: Env, cwd: string): DatabaseConfig {
   throw new ConfigError('DATABASE_URL', `must start with sqlite: or postgres://, got "${raw.split(':')[0]}:…"`);
 }
 
+function trustProxyVar(env: Env): boolean | string[] {
+  const raw = env.TRUST_PROXY?.trim();
+  if (!raw) return false;
+  if (/^(1|true|yes|on|0|false|no|off)$/i.test(raw)) return boolVar(env, 'TRUST_PROXY', false);
+  const list = raw.split(',').map((x) => x.trim()).filter(Boolean);
+  for (const item of list) {
+    const [addr, bits, extra] = item.split('/');
+    const family = net.isIP(addr ?? '');
+    const bitsOk = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32));
+    if (!family || !bitsOk || extra !== undefined) {
+      throw new ConfigError('TRUST_PROXY', `must be true, false or a comma-separated list of proxy addresses/CIDRs, got "${item}"`);
+    }
+  }
+  return list;
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
@@ -99,7 +117,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     host,
     database: databaseVar(env, cwd),
     redisUrl: urlVar(env, 'REDIS_URL', ['redis:', 'rediss:']),
-    trustProxy: boolVar(env, 'TRUST_PROXY', false),
+    trustProxy: trustProxyVar(env),
     engineUrl: urlVar(env, 'ENGINE_URL', ['http:', 'https:']),
     dataDir: path.resolve(cwd, env.DATA_DIR?.trim() || 'data'),
     referenceDir: path.resolve(cwd, env.REFERENCE_DIR?.trim() || '../shared/reference'),

@@ -26,11 +26,17 @@ test('DATABASE_URL selects sqlite:<path> or postgres://', () => {
   assert.deepEqual(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }, '/x').database, { kind: 'postgres', url: 'postgres://u@h/db' });
 });
 
+test('TRUST_PROXY takes true/false or a list of proxy addresses and CIDRs', () => {
+  assert.equal(loadConfig({ TRUST_PROXY: 'on' }, '/x').trustProxy, true);
+  assert.deepEqual(loadConfig({ TRUST_PROXY: '10.0.0.5, 192.168.0.0/16,::1' }, '/x').trustProxy, ['10.0.0.5', '192.168.0.0/16', '::1']);
+});
+
 test('a bad value fails with a message naming the variable', () => {
   const bad: [Record<string, string>, RegExp][] = [
     [{ PORT: 'eighty' }, /PORT must be a whole number/],
     [{ PORT: '70000' }, /PORT must be between 0 and 65535/],
-    [{ TRUST_PROXY: 'maybe' }, /TRUST_PROXY must be true or false/],
+    [{ TRUST_PROXY: 'maybe' }, /TRUST_PROXY must be true, false or a comma-separated list/],
+    [{ TRUST_PROXY: '10.0.0.1/40' }, /TRUST_PROXY must be true, false or a comma-separated list/],
     [{ DEMO_PER_IP_PER_MINUTE: '-1' }, /DEMO_PER_IP_PER_MINUTE must be a whole number/],
     [{ DEMO_MAX_QUERY_LENGTH: '500' }, /DEMO_MAX_QUERY_LENGTH must be between 1 and 200/],
     [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL must start with sqlite: or postgres:\/\//],

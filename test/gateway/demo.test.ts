@@ -94,6 +94,20 @@ describe('demo twins', () => {
     }
   });
 
+  test('with TRUST_PROXY set to proxy addresses, only those proxies are believed', async () => {
+    const t = await buildTestApp({ env: { DEMO_PER_IP_PER_MINUTE: '1', TRUST_PROXY: '10.0.0.5, 192.168.0.0/16' } });
+    try {
+      const viaProxy = async (peer: string, xff: string) => (await demo(t, '/v1/demo/resolve-entity?q=syrah', peer, { 'x-forwarded-for': xff })).statusCode;
+      assert.equal(await viaProxy('10.0.0.5', '198.51.100.60'), 200);
+      assert.equal(await viaProxy('192.168.3.4', '198.51.100.61'), 200, 'a trusted proxy in the CIDR');
+      assert.equal(await viaProxy('10.0.0.5', '198.51.100.60'), 429, 'same client behind the proxy');
+      assert.equal(await viaProxy('203.0.113.99', '198.51.100.62'), 200);
+      assert.equal(await viaProxy('203.0.113.99', '198.51.100.63'), 429, 'an untrusted peer cannot pick its address');
+    } finally {
+      await t.close();
+    }
+  });
+
   test('the daily cap across all callers gives 503 DEMO_DAILY_CAP_REACHED with Retry-After until midnight UTC', async () => {
     const t = await buildTestApp({ env: { DEMO_DAILY_CAP: '3' } });
     try {
