@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { buildTestApp } from '../helper.ts';
 import { sharedEngine } from '../helper.ts';
 
@@ -58,6 +59,8 @@ test('/openapi.json is OpenAPI 3.1, version 1.0.0-early-access, with every endpo
   try {
     const doc = (await t.app.inject({ url: '/openapi.json' })).json();
     assert.equal(doc.openapi, '3.1.0');
+    const validation = await new Validator().validate(doc);
+    assert.equal(validation.valid, true, JSON.stringify(validation.errors));
     assert.equal(doc.info.version, '1.0.0-early-access');
     assert.deepEqual(doc.components.securitySchemes.bearerAuth, { type: 'http', scheme: 'bearer', bearerFormat: 'dis_live_<secret>', description: 'API key issued with `admin keys create`.' });
     for (const p of ['/health', '/v1/resolve-entity', '/v1/explain', '/v1/pair', '/v1/compare', '/v1/usage', '/v1/demo/resolve-entity', '/v1/demo/explain', '/v1/demo/pair', '/v1/demo/compare']) {
