@@ -1,6 +1,6 @@
 // Shared TypeBox schemas: request parameters, the error envelope, the quota headers and the demo
 // object. They validate requests and generate the OpenAPI document at once.
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { ERROR_CODES, type ErrorCode } from '../gateway/errors.ts';
 
 export const termParam = (maxLength: number, name = 'q', description = 'Free-text term: a name, alias, style or wine geography.') =>
@@ -60,9 +60,6 @@ export const DemoObject = Type.Object({
   cached: Type.Boolean({ description: 'Whether the body came from the short-lived demo cache.' }),
   remaining_this_hour: Type.Integer({ description: 'Demo requests left in the current hour for the caller\'s IP.' }),
 });
-
-/** The documented 200 body of a route, as an open object (engine bodies may grow new fields). */
-export const withDescription = <T extends TSchema>(s: T, description: string) => ({ ...s, description }) as T;
 
 export const EntityRef = Type.Object({
   entity_id: Type.String({ format: 'uuid' }),

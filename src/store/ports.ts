@@ -20,8 +20,6 @@ export interface ApiKeyRecord {
   last_used_at: string | null;
 }
 
-export interface ApiKeyView extends Omit<ApiKeyRecord, 'key_hash'> {}
-
 export interface ConsumeResult {
   admitted: boolean;
   used: number;

@@ -132,7 +132,6 @@ export class PostgresAccountStore implements AccountStore {
 
   async setKeyStatus(id: string, status: KeyStatus) {
     await this.q('UPDATE api_keys SET status = $1 WHERE id = $2', [status, id]);
-    await this.q("SELECT pg_notify('dis_accounts', $1)", [id]);
   }
 
   async touchKey(id: string, at: string) {
@@ -158,7 +157,6 @@ export class PostgresAccountStore implements AccountStore {
        ON CONFLICT (name) DO UPDATE SET monthly_limit = EXCLUDED.monthly_limit, per_minute_limit = EXCLUDED.per_minute_limit, updated_at = now()`,
       [p.name, p.monthly_limit, p.per_minute_limit],
     );
-    await this.q("SELECT pg_notify('dis_accounts', $1)", [`plan:${p.name}`]);
   }
 
   private readonly groups = new Map<string, { keyId: string; period: string; limit: number; waiting: ((r: ConsumeResult | Error) => void)[]; busy: boolean }>();
