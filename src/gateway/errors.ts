@@ -2,7 +2,7 @@
 // {ok: false, error: {code, message, request_id, ...details}}.
 
 export const ERROR_CODES = {
-  INVALID_REQUEST: { status: 400, meaning: 'A query parameter is missing, empty, repeated, unknown, too long or out of range. The message names it.' },
+  INVALID_REQUEST: { status: 400, meaning: 'A query parameter is missing, empty, repeated, too long or out of range (or a keyed-only parameter was sent to the demo). The message names it.' },
   UNAUTHORIZED: { status: 401, meaning: 'The bearer key is missing, malformed, unknown, revoked or inactive.' },
   ENTITY_NOT_RESOLVED: { status: 404, meaning: 'Nothing in the knowledge base matches the term well enough to act on.' },
   NOT_FOUND: { status: 404, meaning: 'No endpoint at this path.' },

@@ -29,17 +29,17 @@ ${errors}
 ## Metering
 Each key has one plan: a monthly allowance (calendar month, UTC) and a per-minute limit. Under any concurrency exactly the allowance is admitted, never one more. **What counts:** every request that passes authentication and validation and is admitted, answered 200 or 404 \`ENTITY_NOT_RESOLVED\`. **What does not count:** 400, 401 and 429 responses, \`/v1/usage\`, and requests that fail on our side (503 \`ENGINE_UNAVAILABLE\`/\`STORE_UNAVAILABLE\`, 500), which are refunded. A \`HEAD\` request is a \`GET\` without a body and counts the same. Quota headers (\`X-RateLimit-*\`) carry UTC epoch seconds for resets.
 
-## Parameters
-A missing, empty, repeated or over-long parameter, or a \`limit\` that is not a whole number from 1 to 25, is a 400 \`INVALID_REQUEST\` naming the parameter. Unknown parameters are ignored, except that the demo refuses \`limit\`.
-
-## Demo
-Per-IP limits count IPv4 callers per address and IPv6 callers per /64 prefix.
-
 Starter plans on a new database (operators can change them):
 
 | plan | monthly | per minute |
 |---|---|---|
 ${plans}
+
+## Parameters
+A missing, empty, repeated or over-long parameter, or a \`limit\` that is not a whole number from 1 to 25, is a 400 \`INVALID_REQUEST\` naming the parameter. Unknown parameters are ignored, except that the demo refuses \`limit\`.
+
+## Demo
+Per-IP limits count IPv4 callers per address and IPv6 callers per /64 prefix.
 
 ## Scores and states
 \`match_score\` and \`top_score\` run 0–100 and are comparable across queries: 100 exact canonical name, 97 exact alias, 94/92 accent-folded, 88/86 any word order, 60–85 word prefix (by how many of the name's words the query covers), typo-tolerant up to 75 (one edit from 5 letters, two from 9). \`state\` is \`unresolved\` below 55 (no matches are returned), \`ambiguous\` when the term is a declared shared term such as "pinot" or "champagne", when the runner-up is within 3 points, or within 5 points when the top is only a prefix or typo match, and \`resolved\` otherwise.
