@@ -33,9 +33,10 @@ function keyFor(env: Record<string, string>): string {
 }
 
 const procs: ChildProcess[] = [];
-async function measure(entry: string, env: Record<string, string>, key: string | null): Promise<WrkResult> {
+/** Starts `node <args>` on a free port, warms it up, measures it with wrk, stops it. */
+async function measure(args: string[], env: Record<string, string>, key: string | null): Promise<WrkResult> {
   const port = await freePort();
-  const p = startNode([path.join(ROOT, entry)], { ...env, PORT: String(port), LOG_LEVEL: 'warn' });
+  const p = startNode(args, { ...env, PORT: String(port), LOG_LEVEL: 'warn' });
   procs.push(p);
   const url = `http://127.0.0.1:${port}/v1/resolve-entity?q=cabernet%20sauvignon`;
   await waitFor(key ? `http://127.0.0.1:${port}/health` : url);
@@ -62,8 +63,8 @@ try {
       console.log(`${name}: ${entry} not built, skipped`);
       continue;
     }
-    const bare = await measureBareTs();
-    const ours = await measure(entry, env, key);
+    const bare = await measure(['--import', 'tsx', path.join(ROOT, 'bench/bare-server.ts')], { BARE_BODY: bareBody }, null);
+    const ours = await measure([path.join(ROOT, entry)], env, key);
     rows.push([name, ours, bare]);
   }
   console.log('configuration                      keyed req/s  keyed p99   bare req/s  bare p99   ratio  p99 ratio  non-2xx');
@@ -77,16 +78,4 @@ try {
   execSync(`psql '${PG_ADMIN}' -qc 'DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)'`);
   execSync(`redis-cli -u '${REDIS}' flushdb >/dev/null`);
   fs.rmSync(dir, { recursive: true, force: true });
-}
-
-async function measureBareTs(): Promise<WrkResult> {
-  const port = await freePort();
-  const p = startNode(['--import', 'tsx', path.join(ROOT, 'bench/bare-server.ts')], { PORT: String(port), BARE_BODY: bareBody });
-  procs.push(p);
-  const url = `http://127.0.0.1:${port}/v1/resolve-entity?q=cabernet%20sauvignon`;
-  await waitFor(url);
-  wrk(url, { seconds: 2 });
-  const r = wrk(url, { seconds });
-  p.kill();
-  return r;
 }

@@ -2,7 +2,7 @@
 // twice: as the keyed route here, and as its demo twin by the one wrapper in gateway/demo.ts.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TObject, TSchema } from '@sinclair/typebox';
-import { ApiError, type ErrorCode } from '../gateway/errors.ts';
+import { ApiError, ERROR_CODES, type ErrorCode } from '../gateway/errors.ts';
 import { EngineUnavailableError, type EngineOp, type EngineParams } from '../gateway/engine-client.ts';
 import type { EngineResult } from '../engine/engine.ts';
 import type { GatewayContext } from '../gateway/context.ts';
@@ -53,7 +53,7 @@ export function errorResponses(codes: ErrorCode[]) {
   const out: Record<number, TSchema> = {};
   const byStatus = new Map<number, ErrorCode[]>();
   for (const c of codes) {
-    const status = c === 'INVALID_REQUEST' ? 400 : c === 'UNAUTHORIZED' ? 401 : ['ENTITY_NOT_RESOLVED', 'NOT_FOUND'].includes(c) ? 404 : c === 'INTERNAL_ERROR' ? 500 : ['RATE_LIMITED', 'QUOTA_EXCEEDED', 'DEMO_RATE_LIMITED'].includes(c) ? 429 : 503;
+    const status = ERROR_CODES[c].status;
     byStatus.set(status, [...(byStatus.get(status) ?? []), c]);
   }
   for (const [status, cs] of byStatus) {

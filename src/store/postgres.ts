@@ -50,6 +50,15 @@ const MIGRATIONS: { version: string; sql: string }[] = [
   },
 ];
 
+/** Requests for one key and month waiting to be counted together. */
+interface CountGroup {
+  keyId: string;
+  period: string;
+  limit: number;
+  waiting: ((r: ConsumeResult | Error) => void)[];
+  busy: boolean;
+}
+
 export class PostgresAccountStore implements AccountStore {
   readonly kind = 'postgres' as const;
   readonly pool: pg.Pool;
@@ -159,7 +168,7 @@ export class PostgresAccountStore implements AccountStore {
     );
   }
 
-  private readonly groups = new Map<string, { keyId: string; period: string; limit: number; waiting: ((r: ConsumeResult | Error) => void)[]; busy: boolean }>();
+  private readonly groups = new Map<string, CountGroup>();
 
   /**
    * Requests for the same key and month that arrive while a count is being written are counted
@@ -181,7 +190,7 @@ export class PostgresAccountStore implements AccountStore {
     });
   }
 
-  private async flushGroup(id: string, g: { keyId: string; period: string; limit: number; waiting: ((r: ConsumeResult | Error) => void)[]; busy: boolean }) {
+  private async flushGroup(id: string, g: CountGroup) {
     const batch = g.waiting;
     g.waiting = [];
     try {
