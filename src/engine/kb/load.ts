@@ -204,9 +204,13 @@ export function loadKnowledgeBase(dataDir: string): { kb: KnowledgeBase; problem
   }
 
   // names: within an entity no repeats; across entities every shared name must be declared
+  // data/ambiguities.json plus any number of files in data/ambiguities/
   const ambiguities = checkArray<AmbiguityRecord>(
     AmbiguitySchema,
-    fs.existsSync(path.join(dataDir, 'ambiguities.json')) ? readJsonFiles(dataDir, '.', problems).filter((f) => f.file === './ambiguities.json') : [],
+    [
+      ...(fs.existsSync(path.join(dataDir, 'ambiguities.json')) ? readJsonFiles(dataDir, '.', problems).filter((f) => f.file === './ambiguities.json') : []),
+      ...readJsonFiles(path.join(dataDir, 'ambiguities'), 'ambiguities', problems),
+    ],
     recId,
     problems,
   ).map((x) => x.rec);
@@ -217,7 +221,11 @@ export function loadKnowledgeBase(dataDir: string): { kb: KnowledgeBase; problem
     }
     declared.set(exactForm(a.term), new Set(a.entities));
   }
+  // A grape synonym that is also the name of one wine geography needs no declaration: places beat
+  // synonyms in the resolver ("Cahors" is the appellation, not Malbec). Any other shared name must
+  // be declared.
   const nameOwners = new Map<string, Set<string>>();
+  const synonymOnly = new Map<string, Set<string>>(); // name → grapes that carry it only as an alias
   for (const e of entities) {
     const own = new Set<string>();
     for (const [i, n] of [e.name, ...e.aliases.map((a) => a.name)].entries()) {
@@ -233,10 +241,18 @@ export function loadKnowledgeBase(dataDir: string): { kb: KnowledgeBase; problem
       let s = nameOwners.get(k);
       if (!s) nameOwners.set(k, (s = new Set()));
       s.add(e.key);
+      if (e.type === 'grape' && i > 0) {
+        let g = synonymOnly.get(k);
+        if (!g) synonymOnly.set(k, (g = new Set()));
+        g.add(e.key);
+      }
     }
   }
   for (const [name, owners] of nameOwners) {
     if (owners.size < 2) continue;
+    const syn = synonymOnly.get(name);
+    const rest = [...owners].filter((o) => !syn?.has(o));
+    if (syn && rest.length === 1 && byKey.get(rest[0]!)!.type === 'wine_geography') continue;
     const d = declared.get(name);
     if (!d || [...owners].some((o) => !d.has(o))) {
       const first = byKey.get([...owners][0]!)!;

@@ -32,6 +32,13 @@ const Str = Type.String({ minLength: 1 });
 const SourceKey = Type.String({ pattern: '^[a-z0-9][a-z0-9-]*$' });
 const Url = Type.String({ pattern: '^https?://\\S+$' });
 
+export const RETRIEVAL_KINDS = ['mirror', 'reprint', 'third_party_list', 'scrape', 'encyclopedia_copy', 'dataset'] as const;
+export const RetrievedViaSchema = Type.Object(
+  { url: Url, kind: Type.Union(RETRIEVAL_KINDS.map((k) => Type.Literal(k))), note: Type.Optional(Str) },
+  { additionalProperties: false },
+);
+export type RetrievedVia = Static<typeof RetrievedViaSchema>;
+
 export const SourceSchema = Type.Object(
   {
     key: SourceKey,
@@ -42,6 +49,8 @@ export const SourceSchema = Type.Object(
     licence: Str,
     accessed: Type.Optional(Type.String()),
     notes: Type.Optional(Type.String()),
+    /** Where the text was actually read when that was a copy (mirror, reprint, third-party list). */
+    retrieved_via: Type.Optional(RetrievedViaSchema),
   },
   { additionalProperties: false },
 );
