@@ -7,9 +7,9 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { TSchema } from '@sinclair/typebox';
 import { v5 as uuidv5 } from 'uuid';
 import {
-  AmbiguitySchema, CONFIDENCE_BY_AUTHORITY, DOMAIN_OF, EntityRecordSchema, FACT_FIELDS, GEO_LEVELS,
+  AliasAdditionSchema, AmbiguitySchema, CONFIDENCE_BY_AUTHORITY, DOMAIN_OF, EntityRecordSchema, FACT_FIELDS, GEO_LEVELS,
   KEY_FAMILY, KbMetaSchema, PairingSetSchema, SensorySchema, SourceSchema,
-  type AmbiguityRecord, type EntityRecord, type EntityType, type PairingSetRecord, type SensoryRecord, type Source,
+  type AliasAdditionRecord, type AmbiguityRecord, type EntityRecord, type EntityType, type PairingSetRecord, type SensoryRecord, type Source,
 } from './schema.ts';
 import { exactForm } from '../normalize.ts';
 
@@ -146,6 +146,15 @@ export function loadKnowledgeBase(dataDir: string): { kb: KnowledgeBase; problem
   for (const item of all) {
     if (allByKey.has(item.rec.key)) problems.push({ file: item.file, record: item.rec.key, field: 'key', message: 'duplicate entity key' });
     else allByKey.set(item.rec.key, item);
+  }
+  // data/aliases/*.json: aliases added to records kept elsewhere (often files derived by a script)
+  for (const { file, rec } of checkArray<AliasAdditionRecord>(AliasAdditionSchema, readJsonFiles(path.join(dataDir, 'aliases'), 'aliases', problems), recId, problems)) {
+    const target = allByKey.get(rec.entity);
+    if (!target) {
+      problems.push({ file, record: rec.entity, field: 'entity', message: `"${rec.entity}" is not an entity` });
+      continue;
+    }
+    target.rec = { ...target.rec, aliases: [...target.rec.aliases, ...rec.aliases] };
   }
   const served = [...allByKey.values()].filter((i) => i.rec.review !== 'draft');
   const entities: Entity[] = served.map(({ file, rec }, idx) => ({

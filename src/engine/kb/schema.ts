@@ -94,6 +94,13 @@ export const AliasSchema = Type.Object(
 );
 export type Alias = Static<typeof AliasSchema>;
 
+/** data/aliases/*.json: aliases for a record that lives in another file (e.g. a derived one). */
+export const AliasAdditionSchema = Type.Object(
+  { entity: Type.String({ pattern: '^(grape|geo|spirit|beer)/[a-z0-9][a-z0-9-]*$' }), aliases: Type.Array(AliasSchema, { minItems: 1 }) },
+  { additionalProperties: false },
+);
+export type AliasAdditionRecord = Static<typeof AliasAdditionSchema>;
+
 export const REVIEW_STATES = ['draft', 'reviewed', 'verified'] as const;
 const Review = Type.Union(REVIEW_STATES.map((r) => Type.Literal(r)));
 
