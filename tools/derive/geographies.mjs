@@ -3,16 +3,22 @@
 // Inputs (facts only, cited to their ORIGINAL publishers):
 //   /work/shared/reference/us-avas.csv               -> source `ttb-27cfr9`   (27 CFR Part 9, Subpart C)
 //   /work/shared/reference/eu-gi-register-sample.csv -> source `eu-eambrosia` (EU GI register)
+//   /work/shared/reference/eu-gi-wines-eambrosia-2020.csv -> source `eu-eambrosia` (eAmbrosia export,
+//        mid-2020: every wine GI; rows with status Registered only, amendment files `-AMnn` skipped)
 // Outputs:
 //   data/geographies/countries.json   country records (US + every country with a registered EU wine GI)
 //                                      and one region record per US state that has an AVA in force
 //   data/geographies/us-avas.json     one appellation per American Viticultural Area in force
 //   data/geographies/eu-wine-gis.json one appellation per registered EU wine GI (product_type WINE)
 //
+// Read-only inputs: data/geographies/famous.json and regions.json (hand-curated; a GI they already
+// hold, by file number or by name + country, is not derived again) and every other
+// data/geographies/*.json file (their keys are reserved so that no key is produced twice).
+//
 // Optional grape facts come from GRAPES below; each entry names the page that was read.
 //
 // Run from the repository root:  node tools/derive/geographies.mjs
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdirSync, readdirSync, renameSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCsv, slug as latinSlug } from './beer-styles.mjs';
@@ -44,7 +50,8 @@ const slug = (s) => latinSlug(translit(s));
 // English short names for the ISO 3166-1 / USPS codes that occur in the tables.
 const COUNTRY = { US: 'United States', FR: 'France', IT: 'Italy', ES: 'Spain', DE: 'Germany', AT: 'Austria',
   PT: 'Portugal', GR: 'Greece', HU: 'Hungary', RO: 'Romania', BG: 'Bulgaria', HR: 'Croatia', MT: 'Malta',
-  LU: 'Luxembourg', SK: 'Slovakia', CN: 'China', CH: 'Switzerland', SI: 'Slovenia', CZ: 'Czechia', CY: 'Cyprus' };
+  LU: 'Luxembourg', SK: 'Slovakia', CN: 'China', CH: 'Switzerland', SI: 'Slovenia', CZ: 'Czechia', CY: 'Cyprus',
+  BE: 'Belgium', NL: 'Netherlands', DK: 'Denmark', GB: 'United Kingdom', BR: 'Brazil' };
 const US_STATE = { AR: 'Arkansas', AZ: 'Arizona', CA: 'California', CO: 'Colorado', CT: 'Connecticut',
   GA: 'Georgia', HI: 'Hawaii', IA: 'Iowa', ID: 'Idaho', IL: 'Illinois', IN: 'Indiana', KY: 'Kentucky',
   LA: 'Louisiana', MA: 'Massachusetts', MD: 'Maryland', MI: 'Michigan', MN: 'Minnesota', MO: 'Missouri',
@@ -53,12 +60,30 @@ const US_STATE = { AR: 'Arkansas', AZ: 'Arizona', CA: 'California', CO: 'Colorad
   VA: 'Virginia', WA: 'Washington', WI: 'Wisconsin', WV: 'West Virginia' };
 // Language of protected names, by the GI's country. Anything not listed -> "und".
 const LANG = { FR: 'fr', IT: 'it', ES: 'es', DE: 'de', AT: 'de', PT: 'pt', GR: 'el', HU: 'hu', RO: 'ro',
-  BG: 'bg', HR: 'hr', SK: 'sk', LU: 'fr' };
+  BG: 'bg', HR: 'hr', SK: 'sk', LU: 'fr', CZ: 'cs', SI: 'sl', NL: 'nl', DK: 'da', CY: 'el', MT: 'mt', GB: 'en',
+  BR: 'pt', US: 'en' };
 // Protected names whose language is evidently not the country's main language.
 const LANG_OVERRIDE = {
   'Beneških okolišev': 'sl', 'Tri Benečije': 'sl', 'Furlanija': 'sl', 'Furlanija Julijska krajina': 'sl',
   'Moscato di Momiano': 'it', 'Għawdex': 'mt', 'Tullum': 'und',
+  // 2020 export: German names of South Tyrol / Trentino GIs, French of Valle d'Aosta, Catalan and
+  // Galician names of Spanish GIs, the Latin name Histonium, a bilingual Italian/Slovene name.
+  'Südtirol': 'de', 'Südtiroler': 'de', 'Kalterersee': 'de', 'Kalterer': 'de', 'Etschtaler': 'de',
+  'Weinberg Dolomiten': 'de', "Vallée d'Aoste": 'fr', 'Catalunya': 'ca', 'Eivissa': 'ca', 'Illa de Menorca': 'ca',
+  'Val do Miño-Ourense': 'gl', 'Histonium': 'la', 'Carso - Kras': 'und',
 };
+// Script decides first: Greek script is Greek, Cyrillic is Bulgarian (the only Cyrillic GIs are
+// Bulgarian), Han is Chinese; otherwise the override table, then the country table.
+const GREEK_RE = /\p{Script=Greek}/u, CYR_RE = /\p{Script=Cyrillic}/u, HAN_RE = /\p{Script=Han}/u;
+function langOf(n, cc) {
+  if (LANG_OVERRIDE[n]) return LANG_OVERRIDE[n];
+  if (GREEK_RE.test(n)) return 'el';
+  if (CYR_RE.test(n)) return cc === 'BG' ? 'bg' : 'und';
+  if (cc === 'CN') return HAN_RE.test(n) ? 'zh' : 'zh-Latn';
+  if ((cc === 'GR' || cc === 'CY') && isLatin(n)) return 'el-Latn';
+  if (cc === 'BG' && isLatin(n)) return 'bg-Latn';
+  return LANG[cc] ?? 'und';
+}
 
 // ---------------------------------------------------------------- grapes (optional)
 // entity key -> { grapes: [grape keys], source, locator }. Filled only from pages actually read.
@@ -245,9 +270,88 @@ function main() {
     if (r.legal_instrument.trim()) facts.legal_reference = e(r.legal_instrument.trim());
     if (/^\d{4}-\d{2}-\d{2}$/.test(r.eu_protection_date.trim())) facts.established = e(r.eu_protection_date.trim());
     const aliases = names.slice(1).map(n => ({ name: n,
-      lang: LANG_OVERRIDE[n] ?? (cc === 'CN' ? (isLatin(n) ? 'zh-Latn' : 'zh') : (LANG[cc] ?? 'und')),
+      lang: langOf(n, cc),
       kind: 'protected_name', source: 'eu-eambrosia', locator: `${loc} (protected names)` }));
     const rec = { key, type: 'wine_geography', name: canonical, review: 'reviewed', aliases, facts };
+    addKey(rec); records.eu.push(rec);
+  }
+
+  // ---- the full eAmbrosia export (mid-2020): every registered wine GI not in the sample above.
+  // The sample is the later snapshot (it has 2021 registrations and later name changes, e.g.
+  // PGI-IT-A0862 "Trevenezie", and the Cyrillic "Сакар" where the export has the Latin look-alike
+  // "Cakap"), so a file number present in both keeps its sample-derived record and key.
+  const norm = (x) => x.normalize('NFC').toLowerCase().replace(/[\s\-‐-―_]+/g, '');
+  const curated = [];
+  for (const f of ['famous.json', 'regions.json']) curated.push(...JSON.parse(readFileSync(join(OUT_DIR, f), 'utf8')));
+  const curatedFile = new Map(curated.filter(c => c.facts.file_number).map(c => [c.facts.file_number.value, c.key]));
+  const curatedName = new Map();
+  for (const c of curated) for (const n of [c.name, ...c.aliases.map(a => a.name)])
+    curatedName.set(`${c.facts.country?.value}:${norm(n)}`, c.key);
+  // Keys held by every other geography file (read-only for this script) are reserved.
+  const mine = new Set(['countries.json', 'us-avas.json', 'eu-wine-gis.json']);
+  const reserved = new Map();
+  for (const f of readdirSync(OUT_DIR).filter(f => f.endsWith('.json') && !mine.has(f)).sort())
+    for (const r of JSON.parse(readFileSync(join(OUT_DIR, f), 'utf8'))) reserved.set(r.key, f);
+  const countryKey = (cc) => countries.get(cc)?.key ?? (cc === 'PT' ? 'geo/portugal' : null);
+  const sampleFiles = new Set(parseCsv(readFileSync(join(REF, 'eu-gi-register-sample.csv'), 'utf8')).map(r => r.file_number.trim()));
+  const exportRows = parseCsv(readFileSync(join(REF, 'eu-gi-wines-eambrosia-2020.csv'), 'utf8'));
+  const skipped2020 = { amendment: 0, notRegistered: 0, inSample: 0, curated: [], us: [], duplicate: [] };
+  const dmy = (d) => { const m = d.trim().match(/^(\d{2})\/(\d{2})\/(\d{4})$/); return m ? `${m[3]}-${m[2]}-${m[1]}` : null; };
+  const groups2020 = new Map(); // name + country + type -> rows (the register repeats a few names under several files)
+  for (const r of exportRows) {
+    const fn = r.filenumber.trim();
+    if (/-AM\d+$/.test(fn)) { skipped2020.amendment++; continue; }
+    if (r.status.trim() !== 'Registered') { skipped2020.notRegistered++; continue; }
+    if (sampleFiles.has(fn)) { skipped2020.inSample++; continue; }
+    const ccs = fn.split('-')[1].split('+');
+    const gi = fn.startsWith('PDO-') ? 'PDO' : fn.startsWith('PGI-') ? 'PGI' : null;
+    if (!gi) throw new Error(`unexpected file number ${fn}`);
+    const names = split(r.name, ' / ');
+    const cc = ccs[0];
+    const hit = curatedFile.get(fn) ?? names.map(n => curatedName.get(`${cc}:${norm(n)}`)).find(Boolean);
+    if (hit) { skipped2020.curated.push(`${names[0]} (${fn}) -> ${hit}`); continue; }
+    if (cc === 'US') {
+      // Napa Valley (PDO-US-17738) is the AVA geo/napa-valley; us-avas.json is kept byte-identical,
+      // so the EU file number is not added to it here (reported instead).
+      skipped2020.us.push(`${names[0]} (${fn})`); continue;
+    }
+    const g = `${norm(names[0])}|${ccs.join('+')}|${gi}`;
+    if (!groups2020.has(g)) groups2020.set(g, { names, ccs, gi, rows: [] });
+    groups2020.get(g).rows.push(r);
+  }
+  for (const { names, ccs, gi, rows } of groups2020.values()) {
+    const r = rows[0];
+    const fn = r.filenumber.trim();
+    const cc = ccs[0];
+    const others = rows.slice(1).map(x => x.filenumber.trim());
+    if (others.length) skipped2020.duplicate.push(`${names[0]}: ${fn} kept, ${others.join(', ')} same name`);
+    const loc = `file ${fn}`;
+    const e = (v) => fact(v, 'eu-eambrosia', loc);
+    for (const c of ccs) if (!countryKey(c)) {
+      if (!COUNTRY[c]) throw new Error(`unknown country ${c}`);
+      const cl = `${loc} (country ${c})`;
+      const rec = { key: `geo/${slug(COUNTRY[c])}`, type: 'wine_geography', name: COUNTRY[c], review: 'reviewed', aliases: [],
+        facts: { level: fact('country', 'eu-eambrosia', cl), country: fact(c, 'eu-eambrosia', cl) } };
+      countries.set(c, rec); addKey(rec); records.countries.push(rec);
+    }
+    const base = `geo/${slug(names.find(isLatin) ?? names[0])}`;
+    const taken = (k) => keys.has(k) || reserved.has(k);
+    const cands = [base, `${base}-${cc.toLowerCase()}`, `${base}-${gi.toLowerCase()}`, `${base}-${cc.toLowerCase()}-${gi.toLowerCase()}`];
+    const key = cands.find(k => !taken(k));
+    if (!key) throw new Error(`no free key for ${names[0]} ${fn}`);
+    const facts = { level: e('appellation'), parent: e(countryKey(cc)) };
+    if (ccs.length === 1) facts.country = e(cc);
+    else facts.parent = fact(countryKey(cc), 'eu-eambrosia', `${loc} (cross-border GI of ${ccs.join(', ')}; parent = first country of the file number)`);
+    facts.classification = e(gi);
+    facts.file_number = others.length
+      ? fact(fn, 'eu-eambrosia', `${loc} (the register also lists the same name under ${others.join(', ')})`) : e(fn);
+    const li = r.legalinstrument.trim().replace(/\s+/g, ' ');
+    if (li) facts.legal_reference = e(li);
+    const d = dmy(r.dateregistration);
+    if (d) facts.established = e(d);
+    const aliases = names.slice(1).map(n => ({ name: n, lang: langOf(n, cc), kind: 'protected_name',
+      source: 'eu-eambrosia', locator: `${loc} (protected names)` }));
+    const rec = { key, type: 'wine_geography', name: names[0], review: 'reviewed', aliases, facts };
     addKey(rec); records.eu.push(rec);
   }
 
@@ -261,7 +365,7 @@ function main() {
   }
 
   mkdirSync(OUT_DIR, { recursive: true });
-  const write = (f, arr) => writeFileSync(join(OUT_DIR, f), JSON.stringify(arr, null, 2) + '\n');
+  const write = (f, arr) => { const t = join(OUT_DIR, `.${f}.tmp`); writeFileSync(t, JSON.stringify(arr, null, 2) + '\n'); renameSync(t, join(OUT_DIR, f)); };
   write('countries.json', records.countries);
   write('us-avas.json', records.avas);
   write('eu-wine-gis.json', records.eu);
@@ -271,10 +375,15 @@ function main() {
   const count = (f) => all.reduce((m, r) => (m[f(r)] = (m[f(r)] || 0) + 1, m), {});
   console.log('records', all.length, 'aliases', all.reduce((s, r) => s + r.aliases.length, 0));
   console.log('per level', count(r => r.facts.level.value));
-  console.log('per country', count(r => r.facts.country.value));
+  console.log('per country', count(r => r.facts.country?.value ?? 'multi'));
   console.log('merged', merged);
   console.log('skipped (not registered)', skipped.map(r => `${r.protected_names} ${r.file_number} ${r.status}`));
   console.log('unresolved within names', [...unresolvedWithin]);
+  console.log('2020 export skipped:', { amendment: skipped2020.amendment, notRegistered: skipped2020.notRegistered, inSample: skipped2020.inSample });
+  console.log('2020 export: held by famous.json/regions.json', skipped2020.curated);
+  console.log('2020 export: US rows not derived', skipped2020.us);
+  console.log('2020 export: same name under several files (one record)', skipped2020.duplicate);
+  console.log('EU wine GI records', records.eu.length, 'countries', records.countries.filter(r => r.facts.level.value === 'country').length);
 }
 
 main();
