@@ -1,7 +1,7 @@
 // The engine: pure domain. Given a loaded knowledge base it answers resolve, explain, pair and
 // compare with v1 bodies, or a typed "not resolved" error. No HTTP, no database.
 import type { Entity, KnowledgeBase } from './kb/load.ts';
-import { Resolver, type Candidate, type Resolution } from './resolver.ts';
+import { Resolver, type Candidate, type EntityKind, type Resolution } from './resolver.ts';
 import type { Fact, GuidanceItemRecord, SensoryRecord } from './kb/schema.ts';
 
 export interface EngineError {
@@ -74,11 +74,17 @@ export class Engine {
     }));
     // deterministic tie-break: served evidence first (verified pairing), then shorter name, then key
     const rank = (e: Entity) => (e.pairing ? 0 : 1);
-    this.resolver = new Resolver(names, shared, (a, b) => {
-      const ea = kb.entities[a]!;
-      const eb = kb.entities[b]!;
-      return rank(ea) - rank(eb) || ea.name.length - eb.name.length || (ea.key < eb.key ? -1 : ea.key > eb.key ? 1 : 0);
-    });
+    const kinds = kb.entities.map((e): EntityKind => (e.type === 'wine_geography' ? 'place' : e.type === 'grape' ? 'grape' : 'other'));
+    this.resolver = new Resolver(
+      names,
+      shared,
+      (a, b) => {
+        const ea = kb.entities[a]!;
+        const eb = kb.entities[b]!;
+        return rank(ea) - rank(eb) || ea.name.length - eb.name.length || (ea.key < eb.key ? -1 : ea.key > eb.key ? 1 : 0);
+      },
+      { kindOf: (i) => kinds[i]!, outOfScope: kb.outOfScope.map((o) => o.term) },
+    );
     this.buildMs = performance.now() - t0;
   }
 
@@ -100,7 +106,19 @@ export class Engine {
     const r = this.resolver.resolve(p.q, p.limit ?? DEFAULT_LIMIT);
     return {
       status: 200,
-      body: { ok: true, ...this.resolutionHead(p.q, r), matches: r.candidates.map((c) => matchOf(this.kb, c)) },
+      body: { ok: true, ...this.resolutionHead(p.q, r), matches: r.candidates.map((c) => matchOf(this.kb, c)), ...this.unresolvedHelp(r) },
+    };
+  }
+
+  /** On an unresolved answer: why (`coverage`) and the nearest names below the threshold (`suggestions`). */
+  private unresolvedHelp(r: Resolution) {
+    if (r.state !== 'unresolved') return {};
+    return {
+      coverage: r.coverage ?? 'unknown_term',
+      suggestions: r.suggestions.map((c) => {
+        const e = this.kb.entities[c.entity]!;
+        return { ...entityRef(e), match_value: c.value, match_score: c.score };
+      }),
     };
   }
 
@@ -114,8 +132,12 @@ export class Engine {
           ok: false,
           error: {
             code: 'ENTITY_NOT_RESOLVED',
-            message: `No entity matches ${param} "${q}". Try /v1/resolve-entity to see what the service knows.`,
+            message:
+              r.coverage === 'out_of_scope'
+                ? `${param} "${q}" names a drink outside wine, spirits and beer, which this service does not cover.`
+                : `No entity matches ${param} "${q}". Try /v1/resolve-entity to see what the service knows.`,
             parameter: param,
+            ...this.unresolvedHelp(r),
           },
         },
       };

@@ -83,6 +83,16 @@ function abbreviationVariants(folded: string): string[] {
   return out;
 }
 
+// Spelling variants of one word across taxonomies: the query and every index name are also
+// written with the second form, so either spelling finds the other.
+const RESPELL: Record<string, string> = { pilsener: 'pilsner', pilsen: 'pilsner' };
+
+/** The folded string with variant spellings replaced (returned unchanged when none occurs). */
+export function respell(folded: string): string {
+  if (!folded.includes('pils')) return folded;
+  return folded.split(' ').map((w) => RESPELL[w] ?? w).join(' ');
+}
+
 const withUmlautE = (exact: string) => exact.replace(/[äöü]/g, (c) => UMLAUT_E[c]!);
 
 /** The folded forms under which an index name is findable. */
@@ -94,6 +104,7 @@ export function indexVariants(name: string): string[] {
     out.add(fold(exact));
     if (/[äöü]/.test(exact)) out.add(fold(withUmlautE(exact)));
   }
+  for (const v of [...out]) out.add(respell(v));
   for (const v of [...out]) for (const a of abbreviationVariants(v)) out.add(a);
   return [...out];
 }
@@ -122,7 +133,7 @@ function foldKeepCase(q: string): string[] {
 
 export function queryForms(q: string): QueryForms {
   const exact = exactForm(q);
-  const folded = fold(exact);
+  const folded = respell(fold(exact));
   const tokens = folded ? folded.split(' ') : [];
   const cased = q === q.toLowerCase() ? tokens : foldKeepCase(q);
   return {

@@ -48,6 +48,13 @@ import {
 } from './normalize.ts';
 
 export const RESOLVE_THRESHOLD = 55;
+/** Suggestions on an unresolved answer: names scoring at least this, at most SUGGESTION_LIMIT of them. */
+export const SUGGESTION_FLOOR = 30;
+export const SUGGESTION_LIMIT = 5;
+/** A grape matched only through a synonym that is also a place's name falls this far below the place. */
+export const PLACE_OVER_SYNONYM = 8;
+/** Candidates found through one part of a query ("A / B", "Name (ABBR)", a plural made singular) lose this much. */
+export const PART_PENALTY = 1;
 export const AMBIGUITY_MARGIN = 3;
 export const PARTIAL_AMBIGUITY_MARGIN = 5;
 
@@ -72,9 +79,25 @@ export interface Candidate {
   value: string;
 }
 
+export type Coverage = 'out_of_scope' | 'unknown_term';
+
 export interface Resolution {
   state: 'resolved' | 'ambiguous' | 'unresolved';
   candidates: Candidate[];
+  /** unresolved only: the nearest names below the threshold (best first, at most SUGGESTION_LIMIT) */
+  suggestions: Candidate[];
+  /** unresolved only: whether the term names a drink outside the four domains */
+  coverage: Coverage | null;
+}
+
+/** What the resolver needs to know of an entity beyond its names. */
+export type EntityKind = 'place' | 'grape' | 'other';
+
+export interface ResolverOptions {
+  /** kind of each entity (places beat grape synonyms) */
+  kindOf?: (entity: number) => EntityKind;
+  /** terms that name drinks outside the four domains ("sake", "cider", "hard seltzer") */
+  outOfScope?: string[];
 }
 
 interface Form {
@@ -94,6 +117,7 @@ interface TokenHit {
   cost: number; // edits
   prefix: boolean;
   credit: number; // covered weight of the name
+  abbr: boolean; // matched as an abbreviation ("DIPA")
 }
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
@@ -104,13 +128,14 @@ const EMPTY: readonly number[] = [];
 const HASHES: number[] = []; // scratch buffer for deletion hashes (resolve is synchronous)
 
 /** Keeps the better hit of a query word on a name: fewer edits, then more coverage, then whole word. */
-function record(hits: Map<number, TokenHit>, form: number, cost: number, prefix: boolean, credit: number) {
+function record(hits: Map<number, TokenHit>, form: number, cost: number, prefix: boolean, credit: number, abbr = false) {
   const cur = hits.get(form);
-  if (!cur) hits.set(form, { cost, prefix, credit });
+  if (!cur) hits.set(form, { cost, prefix, credit, abbr });
   else if (cost < cur.cost || (cost === cur.cost && (credit > cur.credit || (credit === cur.credit && !prefix && cur.prefix)))) {
     cur.cost = cost;
     cur.prefix = prefix;
     cur.credit = credit;
+    cur.abbr = abbr;
   }
 }
 
@@ -145,13 +170,25 @@ export class Resolver {
   private readonly longestWord: number;
   private readonly mostWords: number;
 
+  private readonly kindOf: (entity: number) => EntityKind;
+  private readonly outOfScopeWords = new Set<string>(); // one-word out-of-scope terms, folded
+  private readonly outOfScopePhrases: string[] = []; // several-word terms, folded, padded with spaces
+
   constructor(
     names: ResolvableName[],
     sharedTerms: { term: string; entities: number[] }[],
     tieBreak: (a: number, b: number) => number,
+    options: ResolverOptions = {},
   ) {
     this.names = names;
     this.tieBreak = tieBreak;
+    this.kindOf = options.kindOf ?? (() => 'other');
+    for (const t of options.outOfScope ?? []) {
+      for (const f of indexVariants(t)) {
+        if (f.includes(' ')) this.outOfScopePhrases.push(` ${f} `);
+        else this.outOfScopeWords.add(f);
+      }
+    }
     const push = <K>(m: Map<K, number[]>, k: K, v: number) => {
       const a = m.get(k);
       if (!a) m.set(k, [v]);
@@ -214,9 +251,55 @@ export class Resolver {
   }
 
   resolve(q: string, limit: number): Resolution {
-    const { exact, folded, foldedAlt, tokens, cased } = queryForms(q);
-    if (!folded) return { state: 'unresolved', candidates: [] };
     const best = new Map<number, Candidate>();
+    const whole = this.collect(q, best);
+    if (!whole.empty) {
+      // Other taxonomies' forms: "Saison / Farmhouse Ale", "American Pale Ale (APA)", plurals
+      // ("CANADIAN WHISKIES"). Each part is resolved on its own; its candidates rank a little lower.
+      for (const part of queryParts(q, (t) => this.postings.has(t))) {
+        const partBest = new Map<number, Candidate>();
+        const r = this.collect(part, partBest);
+        whole.shared ||= r.shared;
+        whole.outOfScope ||= r.outOfScope;
+        for (const e of r.weakPartial) whole.weakPartial.add(e);
+        for (const c of partBest.values()) offer(best, c.entity, c.score - PART_PENALTY, c.matchedOn, c.value);
+      }
+    }
+    this.placesBeatSynonyms(best);
+    for (const e of whole.weakPartial) if (!PARTIAL.has(best.get(e)!.matchedOn)) whole.weakPartial.delete(e);
+
+    const ranked: Candidate[] = [];
+    const below: Candidate[] = [];
+    for (const c of best.values()) (c.score >= RESOLVE_THRESHOLD ? ranked : c.score >= SUGGESTION_FLOOR ? below : null)?.push(c);
+    const tieBreak = this.tieBreak;
+    const order = (x: Candidate, y: Candidate) => y.score - x.score || tieBreak(x.entity, y.entity);
+    if (ranked.length === 0) {
+      return {
+        state: 'unresolved',
+        candidates: [],
+        suggestions: below.sort(order).slice(0, SUGGESTION_LIMIT),
+        coverage: whole.outOfScope ? 'out_of_scope' : 'unknown_term',
+      };
+    }
+    ranked.sort(order);
+    const top = ranked[0]!;
+    const gap = ranked.length > 1 ? top.score - ranked[1]!.score : Infinity;
+    const close = gap < AMBIGUITY_MARGIN || (PARTIAL.has(top.matchedOn) && gap < PARTIAL_AMBIGUITY_MARGIN);
+    const state = whole.shared || close || whole.weakPartial.has(top.entity) ? 'ambiguous' : 'resolved';
+    return { state, candidates: ranked.slice(0, limit), suggestions: [], coverage: null };
+  }
+
+  /**
+   * Tiers 1–6 for one query string into `best`. `weakPartial` holds entities reached only through a
+   * partial match that is no evidence of identity: a one-word query that is only the start of a word
+   * of a longer name ("australia" → "Australian Sparkling Ale") or a later word of it ("mexico" →
+   * "New Mexico"). Such a match is never `resolved`.
+   */
+  private collect(q: string, best: Map<number, Candidate>) {
+    const out = { empty: true, shared: false, outOfScope: false, weakPartial: new Set<number>() };
+    const { exact, folded, foldedAlt, tokens, cased } = queryForms(q);
+    if (!folded) return out;
+    out.empty = false;
 
     for (const i of this.exactMap.get(exact) ?? EMPTY) {
       const n = this.names[i]!;
@@ -230,6 +313,7 @@ export class Resolver {
     }
     const shared = this.sharedTerms.get(folded);
     if (shared) for (const e of shared) offer(best, e, 90, 'shared_term', q.trim());
+    out.shared = !!shared;
     if (tokens.length > 1) {
       const alt = foldedAlt ? foldedAlt.split(' ') : null;
       for (const ts of alt && alt.length === tokens.length ? [tokens, alt] : [tokens]) {
@@ -239,17 +323,24 @@ export class Resolver {
         }
       }
     }
-    if ((best.size === 0 || !shared) && !tokens.every(isWeakWord)) this.tokenMatches(tokens, cased, best);
+    // a term for a drink outside the four domains ("cider", "junmai sake") gets no partial matches
+    out.outOfScope = tokens.some((t) => this.outOfScopeWords.has(t)) || this.outOfScopePhrases.some((p) => ` ${folded} `.includes(p));
+    if (!out.outOfScope && (best.size === 0 || !shared) && !tokens.every(isWeakWord)) {
+      this.tokenMatches(tokens, cased, best, tokens.length === 1 ? out.weakPartial : null);
+    }
+    return out;
+  }
 
-    const ranked: Candidate[] = [];
-    for (const c of best.values()) if (c.score >= RESOLVE_THRESHOLD) ranked.push(c);
-    if (ranked.length === 0) return { state: 'unresolved', candidates: [] };
-    const tieBreak = this.tieBreak;
-    ranked.sort((x, y) => y.score - x.score || tieBreak(x.entity, y.entity));
-    const top = ranked[0]!;
-    const gap = ranked.length > 1 ? top.score - ranked[1]!.score : Infinity;
-    const close = gap < AMBIGUITY_MARGIN || (PARTIAL.has(top.matchedOn) && gap < PARTIAL_AMBIGUITY_MARGIN);
-    return { state: shared || close ? 'ambiguous' : 'resolved', candidates: ranked.slice(0, limit) };
+  /** Places beat synonyms: a grape reached only through an alias that a place also bears ranks below the place. */
+  private placesBeatSynonyms(best: Map<number, Candidate>) {
+    let place = -1;
+    for (const c of best.values()) if (c.score >= 92 && !PARTIAL.has(c.matchedOn) && this.kindOf(c.entity) === 'place') place = Math.max(place, c.score);
+    if (place < 0) return;
+    for (const c of best.values()) {
+      if ((c.matchedOn === 'alias' || c.matchedOn === 'alias_folded') && this.kindOf(c.entity) === 'grape') {
+        c.score = round1(Math.min(c.score, place) - PLACE_OVER_SYNONYM);
+      }
+    }
   }
 
   /**
@@ -257,7 +348,7 @@ export class Resolver {
    * Words are matched longest first (usually the rarest), and each later word only keeps names the
    * earlier words matched, so common words never build large maps.
    */
-  private tokenMatches(tokens: string[], cased: string[], best: Map<number, Candidate>) {
+  private tokenMatches(tokens: string[], cased: string[], best: Map<number, Candidate>, weak: Set<number> | null) {
     // every query word must land on its own word (or words) of one name: more words than any name has cannot match
     if (tokens.length > this.mostWords) return;
     const order = tokens.map((_, i) => i).sort((x, y) => tokens[y]!.length - tokens[x]!.length || x - y);
@@ -316,10 +407,17 @@ export class Resolver {
       acc = hits;
     }
     if (!acc) return;
+    const strong = new Set<number>();
     for (const [formIdx, h] of acc) {
       const form = this.forms[formIdx]!;
       if (tokens.length > form.tokens.length) continue;
       const n = this.names[form.name]!;
+      if (weak) {
+        // one query word on a longer name: evidence only when it is the name's first word, whole
+        const t = tokens[0]!;
+        if (form.tokens.length > 1 && !h.abbr && (form.tokens[0] !== t || h.cost > 0)) weak.add(n.entity);
+        else strong.add(n.entity);
+      }
       const coverage = Math.min(1, h.credit / form.weight);
       const adjust = (this.prominence.get(n.entity) ?? 0) - (n.field === 'alias' ? PARTIAL_ALIAS_PENALTY : 0);
       if (h.cost === 0) {
@@ -328,6 +426,7 @@ export class Resolver {
         offer(best, n.entity, 50 + 25 * coverage - 8 * h.cost + adjust, n.field === 'canonical' ? 'canonical_typo' : 'alias_typo', n.value);
       }
     }
+    if (weak) for (const e of strong) weak.delete(e);
   }
 
   /** Records the names where index word `token` occurs as a hit of query word `t` (only names in `acc`, when given). */
@@ -360,7 +459,7 @@ export class Resolver {
         if (acc && !acc.has(p.form)) continue;
         const f = this.forms[p.form]!;
         const credit = split === 'free' ? this.freeSplit(t, 0, f, p.word, 0) : this.fixedSplit(split, f, p.word);
-        if (credit > 0) record(hits, p.form, 0, true, credit);
+        if (credit > 0) record(hits, p.form, 0, true, credit, true);
       }
     }
   }
@@ -390,4 +489,42 @@ export class Resolver {
     }
     return best;
   }
+}
+
+const PLURAL_ENDINGS: [string, string][] = [['ies', 'y'], ['es', ''], ['s', '']];
+
+/**
+ * The parts of a query that are worth resolving on their own: each side of "A / B", the name before
+ * a bracket and the bracketed abbreviation ("American Pale Ale (APA)"), and the query with plural
+ * words made singular where only the singular is an indexed word ("CANADIAN WHISKIES").
+ */
+export function queryParts(q: string, isIndexWord: (folded: string) => boolean): string[] {
+  const parts = new Set<string>();
+  const bracket = /\(([^()]{1,40})\)/g;
+  if (bracket.test(q)) {
+    parts.add(q.replace(bracket, ' '));
+    for (const m of q.matchAll(bracket)) parts.add(m[1]!);
+  }
+  for (const p of [q, ...parts]) {
+    if (!/[/|]/.test(p)) continue;
+    const sides = p.split(/[/|]/).map((x) => x.trim()).filter(Boolean);
+    if (sides.length >= 2 && sides.length <= 4) for (const x of sides) parts.add(x);
+  }
+  for (const p of [q, ...parts]) {
+    const { tokens } = queryForms(p);
+    let changed = false;
+    const singular = tokens.map((t) => {
+      if (t.length < 4 || isIndexWord(t)) return t;
+      for (const [end, repl] of PLURAL_ENDINGS) {
+        if (t.endsWith(end) && isIndexWord(t.slice(0, -end.length) + repl)) {
+          changed = true;
+          return t.slice(0, -end.length) + repl;
+        }
+      }
+      return t;
+    });
+    if (changed) parts.add(singular.join(' '));
+  }
+  parts.delete(q);
+  return [...parts].filter((p) => p.trim());
 }

@@ -3,7 +3,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  Resolver, RESOLVE_THRESHOLD, AMBIGUITY_MARGIN, PARTIAL_AMBIGUITY_MARGIN, type ResolvableName, type Resolution,
+  Resolver, RESOLVE_THRESHOLD, AMBIGUITY_MARGIN, PARTIAL_AMBIGUITY_MARGIN, queryParts, type EntityKind, type ResolvableName, type Resolution,
 } from '../../src/engine/resolver.ts';
 import { damerau, deletes, deletionHashes, exactForm, fold, indexVariants, typoBudget } from '../../src/engine/normalize.ts';
 import { MATCHED_ON } from '../../src/routes/schemas.ts';
@@ -338,6 +338,88 @@ describe('limit and determinism', () => {
     const b = new Resolver(shuffled, [...shared].reverse(), tie);
     for (const q of ['valley', 'pinot', 'cab sauv', 'Reisling', 'stout', 'IPA', 'burgunder', 'sonoma', 'chard', 'Kümmel', 'Temprani', 'DIPA']) {
       assert.deepEqual(b.resolve(q, 25), a.resolve(q, 25), q);
+    }
+  });
+});
+
+describe('demand rules (issue 8): no confident wrong answers', () => {
+  /** entities[i] = [kind, canonical, ...aliases] */
+  function buildKinds(entities: [EntityKind, ...string[]][], outOfScope: string[] = []) {
+    const names: ResolvableName[] = entities.flatMap(([, canonical, ...aliases], entity) => [
+      { entity, field: 'canonical' as const, value: canonical! },
+      ...aliases.map((value) => ({ entity, field: 'alias' as const, value })),
+    ]);
+    return new Resolver(names, [], (a, b) => a - b, { kindOf: (i) => entities[i]![0], outOfScope });
+  }
+
+  test('a place name that is only the start or a later word of a longer name is never resolved to it', () => {
+    const r = buildKinds([['other', 'Australian Sparkling Ale'], ['place', 'New Mexico'], ['place', 'Chiles Valley'], ['place', 'Napa Valley']]);
+    for (const q of ['australia', 'mexico', 'chile']) {
+      const res = r.resolve(q, 5);
+      assert.notEqual(res.state, 'resolved', q);
+    }
+    // the first word of a name, whole, is still evidence
+    assert.equal(r.resolve('napa', 5).state, 'resolved');
+    assert.equal(top(r.resolve('napa', 5))!.entity, 3);
+    // several words are judged as before
+    assert.equal(r.resolve('new mex', 5).state, 'resolved');
+  });
+
+  test('places beat synonyms: a grape synonym that is also a place name loses to the place', () => {
+    const r = buildKinds([['grape', 'Malbec', 'Cahors', 'Cot'], ['place', 'Cahors'], ['grape', 'Tempranillo', 'Toro']]);
+    const res = r.resolve('Cahors', 5);
+    assert.equal(res.state, 'resolved');
+    assert.deepEqual(entitiesOf(res), [1, 0]);
+    assert.ok(res.candidates[0]!.score - res.candidates[1]!.score >= AMBIGUITY_MARGIN);
+    // without a place of that name the synonym still answers
+    assert.equal(top(r.resolve('Toro', 5))!.entity, 2);
+  });
+
+  test('"A / B" names, bracketed abbreviations and plurals are resolved part by part', () => {
+    const r = buildKinds([['other', 'Saison', 'Farmhouse Ale'], ['other', 'American Pale Ale'], ['other', 'Märzen'], ['other', 'Festbier', 'Oktoberfest Lager'], ['other', 'Canadian Whisky']]);
+    for (const [q, e] of [['Saison / Farmhouse Ale', 0], ['American Pale Ale (APA)', 1], ['Märzen / Oktoberfest', 2], ['CANADIAN WHISKIES', 4]] as const) {
+      const res = r.resolve(q, 5);
+      assert.equal(res.state, 'resolved', q);
+      assert.equal(top(res)!.entity, e, q);
+    }
+    // two parts naming two different entities is a blend: never resolved
+    assert.notEqual(r.resolve('Saison / American Pale Ale', 5).state, 'resolved');
+    assert.deepEqual(queryParts('Saison / Farmhouse Ale', () => false), ['Saison', 'Farmhouse Ale']);
+    assert.deepEqual(queryParts('American Pale Ale (APA)', () => false), ['American Pale Ale  ', 'APA']);
+    assert.deepEqual(queryParts('STRAIGHT BOURBON WHISKIES', (w) => w === 'whisky'), ['straight bourbon whisky']);
+  });
+
+  test('Pilsener and Pilsner are one spelling', () => {
+    const r = buildKinds([['other', 'German Pilsner'], ['other', 'Pilsener Urquell Style']]);
+    assert.equal(top(r.resolve('German Pilsener', 5))!.entity, 0);
+    assert.equal(top(r.resolve('pilsner urquell style', 5))!.entity, 1);
+  });
+
+  test('unresolved answers carry coverage and the nearest names below the threshold', () => {
+    const r = buildKinds([['other', 'Cider and perry spirit'], ['grape', 'Sakura Blanc'], ['grape', 'Chardonnay Musqué']], ['cider', 'sake', 'hard seltzer']);
+    for (const q of ['cider', 'Sake', 'hard seltzer', 'junmai sake']) {
+      const res = r.resolve(q, 5);
+      assert.equal(res.state, 'unresolved', q);
+      assert.equal(res.coverage, 'out_of_scope', q);
+    }
+    // the covered spirit is still found by its name
+    assert.equal(top(r.resolve('Cider and perry spirit', 5))!.entity, 0);
+    const unknown = r.resolve('zzzz qqqq', 5);
+    assert.equal(unknown.coverage, 'unknown_term');
+    assert.deepEqual(unknown.suggestions, []);
+    // a typo covering half of a name scores below the threshold: offered as a suggestion
+    const near = r.resolve('chardonay', 5);
+    assert.equal(near.state, 'unresolved');
+    assert.equal(near.suggestions[0]?.entity, 2);
+    assert.ok(near.suggestions[0]!.score < RESOLVE_THRESHOLD);
+  });
+
+  test('real KB: cross-domain guesses are gone and out-of-scope drinks are named so', () => {
+    for (const q of ['australia', 'mexico', 'chile']) assert.notEqual(kbResolve(q).state === 'resolved' && !kbResolve(q).keys[0]!.startsWith('geo/') ? 'bad' : 'ok', 'bad', q);
+    for (const q of ['cider', 'sake', 'soju', 'mead', 'cocktails']) {
+      const r = kbResolve(q);
+      assert.equal(r.state, 'unresolved', q);
+      assert.equal(r.coverage, 'out_of_scope', q);
     }
   });
 });

@@ -7,9 +7,9 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { TSchema } from '@sinclair/typebox';
 import { v5 as uuidv5 } from 'uuid';
 import {
-  AliasAdditionSchema, AmbiguitySchema, CONFIDENCE_BY_AUTHORITY, DOMAIN_OF, EntityRecordSchema, FACT_FIELDS, GEO_LEVELS,
+  AliasAdditionSchema, AmbiguitySchema, OutOfScopeSchema, CONFIDENCE_BY_AUTHORITY, DOMAIN_OF, EntityRecordSchema, FACT_FIELDS, GEO_LEVELS,
   KEY_FAMILY, KbMetaSchema, PairingSetSchema, SensorySchema, SourceSchema,
-  type AliasAdditionRecord, type AmbiguityRecord, type EntityRecord, type EntityType, type PairingSetRecord, type SensoryRecord, type Source,
+  type AliasAdditionRecord, type AmbiguityRecord, type OutOfScopeRecord, type EntityRecord, type EntityType, type PairingSetRecord, type SensoryRecord, type Source,
 } from './schema.ts';
 import { exactForm } from '../normalize.ts';
 
@@ -44,6 +44,8 @@ export interface KnowledgeBase {
   byId: Map<string, Entity>;
   sources: Map<string, Source>;
   ambiguities: AmbiguityRecord[];
+  /** terms for drinks outside the four domains */
+  outOfScope: OutOfScopeRecord[];
   draftCount: number;
 }
 
@@ -274,6 +276,18 @@ export function loadKnowledgeBase(dataDir: string): { kb: KnowledgeBase; problem
     }
   }
 
+  // out of scope: drinks the service does not cover. A term must not be the name of an entity.
+  const outOfScope = checkArray<OutOfScopeRecord>(
+    OutOfScopeSchema,
+    fs.existsSync(path.join(dataDir, 'out-of-scope.json')) ? readJsonFiles(dataDir, '.', problems).filter((f) => f.file === './out-of-scope.json') : [],
+    recId,
+    problems,
+  ).map((x) => x.rec);
+  for (const o of outOfScope) {
+    const owners = nameOwners.get(exactForm(o.term));
+    if (owners) problems.push({ file: 'out-of-scope.json', record: o.term, field: 'term', message: `also names ${[...owners].join(', ')}` });
+  }
+
   // sensory
   const seenExpr = new Set<string>();
   for (const { file, rec } of checkArray<SensoryRecord>(SensorySchema, readJsonFiles(path.join(dataDir, 'sensory'), 'sensory', problems), recId, problems)) {
@@ -329,7 +343,7 @@ export function loadKnowledgeBase(dataDir: string): { kb: KnowledgeBase; problem
 
   const draftCount = all.length - served.length;
   return {
-    kb: { version, entities, byKey, byId: new Map(entities.map((e) => [e.id, e])), sources, ambiguities, draftCount },
+    kb: { version, entities, byKey, byId: new Map(entities.map((e) => [e.id, e])), sources, ambiguities, outOfScope, draftCount },
     problems,
   };
 }

@@ -264,6 +264,13 @@ export const AmbiguitySchema = Type.Object(
 );
 export type AmbiguityRecord = Static<typeof AmbiguitySchema>;
 
+/** data/out-of-scope.json: terms for drinks outside the four domains (answered `coverage: out_of_scope`). */
+export const OutOfScopeSchema = Type.Object(
+  { term: Str, category: Str, note: Type.Optional(Str) },
+  { additionalProperties: false },
+);
+export type OutOfScopeRecord = Static<typeof OutOfScopeSchema>;
+
 export const KbMetaSchema = Type.Object({ version: Str }, { additionalProperties: false });
 
 /** Confidence a pairing item or sensory expression may claim, by the authority of its source. */

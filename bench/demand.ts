@@ -1,0 +1,38 @@
+// npm run bench:demand — how well the service answers the names people actually write.
+// Data and labels: test/resolve/demand-queries.json (sources and policy in test/resolve/DEMAND.md);
+// scoring: bench/lib/demand.ts. Targets (issue 8): demand-weighted accuracy >= 0.95 overall and
+// >= 0.90 in every family; confidently wrong <= 0.5% of queries. `--misses N` lists N misses (default 40).
+import { loadEngine, table } from './lib/evaluate.ts';
+import { evaluateDemand, loadDemandSet, type FamilyMetrics } from './lib/demand.ts';
+
+const arg = process.argv.indexOf('--misses');
+const showMisses = arg > 0 ? Number(process.argv[arg + 1]) : 40;
+const engine = loadEngine();
+const set = loadDemandSet();
+const ev = evaluateDemand(engine, set);
+
+const pct = (n: number) => `${(n * 100).toFixed(1)}%`;
+const row = (name: string, m: FamilyMetrics) => [
+  name, m.queries, m.accuracy.toFixed(3), m.accuracyUnweighted.toFixed(3), `${pct(m.confidentlyWrongShare)} (${m.confidentlyWrong})`, pct(m.confidentlyWrongWeighted),
+];
+console.log(`demand set: ${set.queries.length} queries from ${set.sources.length} sources; ${engine.kb.entities.length} entities, kb ${engine.version}\n`);
+const head = ['', 'queries', 'weighted acc', 'unweighted', 'confidently wrong', 'c.w. weighted'];
+console.log(table(head, [...Object.entries(ev.byFamily).map(([f, m]) => row(f, m)), row('OVERALL (sources equal)', ev.overall)]));
+console.log('\nby source:');
+console.log(table(head, Object.entries(ev.bySource).map(([s, m]) => row(s, m))));
+
+const fams = Object.values(ev.byFamily);
+console.log(
+  `\ntargets: overall >= 0.95 ${ev.overall.accuracy >= 0.95 ? 'met' : 'MISSED'}; every family >= 0.90 ${fams.every((m) => m.accuracy >= 0.9) ? 'met' : 'MISSED'}; ` +
+    `confidently wrong <= 0.5% ${ev.overall.confidentlyWrongShare <= 0.005 ? 'met' : 'MISSED'}`,
+);
+
+const wrong = ev.outcomes.filter((o) => !o.right).sort((a, b) => b.query.weight - a.query.weight);
+const missing = wrong.filter((o) => o.missingEntity).length;
+console.log(`\nmisses: ${wrong.length} (${missing} expect an entity the knowledge base lacks), heaviest first:`);
+const exp = (o: (typeof wrong)[number]) => ('keys' in o.query.expect ? `${o.query.expect.kind}:${o.query.expect.keys.join('|')}` : o.query.expect.kind);
+for (const o of wrong.slice(0, showMisses)) {
+  const got = o.top ? `${o.state} ${o.top} ${o.topScore}` : `${o.state}${o.coverage ? ` (${o.coverage})` : ''}`;
+  console.log(`  ${o.confidentlyWrong ? '!' : ' '} [${o.query.family}] ${o.query.weight}  "${o.query.q}"  expect ${exp(o)}${o.missingEntity ? ' (missing)' : ''} → ${got}`);
+}
+console.log('(! = confidently wrong)');
