@@ -1,0 +1,81 @@
+// New World official regions, wine countries and English exonyms (issue 8): a pinned sample of
+// parents, levels, classifications and sources, loaded from the real knowledge base.
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { loadKnowledgeBaseOrThrow } from '../../src/engine/kb/load.ts';
+import { ROOT } from '../helper.ts';
+
+const kb = loadKnowledgeBaseOrThrow(path.join(ROOT, 'data'));
+const e = (key: string) => {
+  const x = kb.byKey.get(key);
+  assert.ok(x, `${key} is served`);
+  return x!;
+};
+const parentOf = (key: string) => e(key).facts.parent?.value;
+const chain = (key: string) => {
+  const out: string[] = [];
+  for (let k: unknown = key; typeof k === 'string'; k = parentOf(k)) out.push(k);
+  return out;
+};
+
+describe('New World wine geographies', () => {
+  test('wine countries are level country with their ISO code', () => {
+    for (const [key, cc] of [['geo/australia', 'AU'], ['geo/new-zealand', 'NZ'], ['geo/south-africa', 'ZA'], ['geo/argentina', 'AR'], ['geo/chile', 'CL'], ['geo/canada', 'CA']]) {
+      assert.equal(e(key).facts.level?.value, 'country', key);
+      assert.equal(e(key).facts.country?.value, cc, key);
+      assert.equal(e(key).facts.parent, undefined, key);
+    }
+  });
+
+  test('Marlborough is a New Zealand GI under New Zealand, cited to IPONZ for the GI', () => {
+    const m = e('geo/marlborough');
+    assert.equal(m.name, 'Marlborough');
+    assert.equal(m.facts.parent?.value, 'geo/new-zealand');
+    assert.equal(m.facts.classification?.value, 'GI');
+    assert.equal(m.facts.classification?.source, 'nw-iponz-criteria');
+    assert.equal(e('geo/bannockburn').facts.parent?.value, 'geo/central-otago');
+    assert.equal(e('geo/new-zealand').facts.level?.source, 'nw-iponz-register');
+  });
+
+  test('a South African ward sits in its district, region and geographical unit', () => {
+    assert.deepEqual(chain('geo/jonkershoek-valley'), ['geo/jonkershoek-valley', 'geo/stellenbosch', 'geo/coastal-region', 'geo/western-cape', 'geo/south-africa']);
+    assert.equal(e('geo/jonkershoek-valley').facts.parent?.source, 'nw-winemag-stellenbosch-wards');
+    assert.equal(e('geo/stellenbosch').facts.level?.value, 'appellation');
+    assert.equal(e('geo/coastal-region').facts.level?.value, 'subregion');
+  });
+
+  test('Australian GIs follow the register hierarchy: subregion -> region -> zone -> state -> country', () => {
+    assert.deepEqual(chain('geo/high-eden'), ['geo/high-eden', 'geo/eden-valley', 'geo/barossa', 'geo/south-australia', 'geo/australia']);
+    assert.deepEqual(chain('geo/barossa-valley').slice(1), ['geo/barossa', 'geo/south-australia', 'geo/australia']);
+    const gs = e('geo/great-southern');
+    assert.equal(gs.facts.parent?.value, 'geo/south-west-australia');
+    assert.equal(gs.facts.established?.value, '1996-10-30');
+    assert.equal(gs.facts.established?.source, 'nw-wineaustralia-gi-great-southern');
+    assert.equal(e('geo/margaret-river').facts.classification?.source, 'nw-wineaustralia-gis');
+  });
+
+  test('Mendoza, Chile and Canada records carry their parents and legal references', () => {
+    assert.equal(e('geo/mendoza').facts.parent?.value, 'geo/argentina');
+    assert.equal(e('geo/lujan-de-cuyo').facts.parent?.value, 'geo/mendoza');
+    assert.equal(e('geo/chile').facts.legal_reference?.source, 'nw-bcn-decreto-464');
+    assert.equal(e('geo/niagara-peninsula').facts.parent?.value, 'geo/ontario');
+    assert.equal(e('geo/ontario').facts.parent?.value, 'geo/canada');
+  });
+
+  test('copies are marked: a third-party list of the Australian register carries retrieved_via and not the register authority', () => {
+    const s = kb.sources.get('nw-winevinewa-wa-gis');
+    assert.ok(s);
+    assert.equal(s!.retrieved_via?.kind, 'third_party_list');
+    assert.notEqual(s!.authority, 'official_register');
+    assert.equal(kb.sources.get('nw-wineaustralia-gis')?.authority, 'official_register');
+  });
+
+  test('exonym: Burgundy is an English alias of Bourgogne, cited to the BIVB', () => {
+    const b = e('geo/bourgogne');
+    const a = b.aliases.find((x) => x.name === 'Burgundy');
+    assert.ok(a);
+    assert.equal(a!.source, 'nw-bivb-press-burgundy');
+    assert.equal(a!.lang, 'en');
+  });
+});
