@@ -18,6 +18,8 @@ export const ErrorBody = (codes: ErrorCode[]) =>
           message: Type.String({ description: 'What went wrong, naming the parameter or limit involved.' }),
           request_id: Type.String({ description: 'Same value as the X-Request-Id response header.' }),
           parameter: Type.Optional(Type.String({ description: 'INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault.' })),
+          coverage: Type.Optional(Type.Union([Type.Literal('out_of_scope'), Type.Literal('unknown_term')], { description: `ENTITY_NOT_RESOLVED: ${COVERAGE_DESCRIPTION}` })),
+          suggestions: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }), { description: 'ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions.' })),
           plans: Type.Optional(Type.String({ format: 'uri', description: 'Demo limit errors: where to get a key.' })),
           keyed_endpoint: Type.Optional(Type.String({ description: 'Demo limit errors: the keyed path to call with a key.' })),
         },
@@ -81,6 +83,28 @@ export const ResolutionHead = {
   resolved: Type.Boolean({ description: 'true for resolved and ambiguous: there is a best match to act on.' }),
   ambiguous: Type.Boolean(),
   top_score: Type.Number({ minimum: 0, maximum: 100 }),
+};
+
+export const COVERAGE_DESCRIPTION =
+  'Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough.';
+
+export const Suggestion = Type.Composite([
+  EntityRef,
+  Type.Object({
+    match_value: Type.String({ description: 'The name or alias that came nearest.' }),
+    match_score: Type.Number({ minimum: 0, maximum: 100, description: 'Below the resolve threshold of 55 (from 30 up).' }),
+  }),
+]);
+
+/** What an unresolved answer adds: why, and what came nearest. */
+export const UnresolvedHelp = {
+  coverage: Type.Optional(Type.Union([Type.Literal('out_of_scope'), Type.Literal('unknown_term')], { description: COVERAGE_DESCRIPTION })),
+  suggestions: Type.Optional(
+    Type.Array(Suggestion, {
+      maxItems: 5,
+      description: 'Unresolved answers only: up to 5 names that scored below the threshold, best first (empty when nothing came near). Show them as "did you mean"; never act on one without the user choosing it.',
+    }),
+  ),
 };
 
 export const ResolutionObject = Type.Object({

@@ -89,3 +89,44 @@ describe('engine bodies', () => {
     assert.match((r.body as any).error.message, /right/);
   });
 });
+
+describe('unresolved answers say why and what came near (issue 8)', () => {
+  test('resolve-entity: a drink outside the domains is out_of_scope, with no matches', () => {
+    const b = engine().resolveEntity({ q: 'junmai sake' }).body as any;
+    assert.equal(b.state, 'unresolved');
+    assert.deepEqual(b.matches, []);
+    assert.equal(b.coverage, 'out_of_scope');
+    assert.deepEqual(b.suggestions, []);
+  });
+
+  test('resolve-entity: an unknown term is unknown_term; suggestions are shaped entity refs below the threshold', () => {
+    const b = engine().resolveEntity({ q: 'qqqq zzzz' }).body as any;
+    assert.equal(b.coverage, 'unknown_term');
+    assert.ok(Array.isArray(b.suggestions));
+    const near = engine().resolveEntity({ q: 'chardonay musque blanc' }).body as any;
+    for (const s of near.suggestions) {
+      assert.deepEqual(Object.keys(s).sort(), ['canonical_name', 'domain', 'entity_id', 'entity_type', 'match_score', 'match_value']);
+      assert.ok(s.match_score < 55 && s.match_score >= 30);
+    }
+  });
+
+  test('resolved and ambiguous answers carry neither field', () => {
+    for (const q of ['shiraz', 'pinot']) {
+      const b = engine().resolveEntity({ q }).body as any;
+      assert.equal('coverage' in b, false);
+      assert.equal('suggestions' in b, false);
+    }
+  });
+
+  test('explain/pair/compare 404s carry coverage and say when a drink is out of scope', () => {
+    const r = engine().explain({ q: 'cider' });
+    assert.equal(r.status, 404);
+    const err = (r.body as any).error;
+    assert.equal(err.code, 'ENTITY_NOT_RESOLVED');
+    assert.equal(err.coverage, 'out_of_scope');
+    assert.match(err.message, /outside wine, spirits and beer/);
+    const c = engine().compare({ left: 'syrah', right: 'mead' });
+    assert.equal((c.body as any).error.parameter, 'right');
+    assert.equal((c.body as any).error.coverage, 'out_of_scope');
+  });
+});

@@ -128,6 +128,78 @@ export function validateKnowledgeBase(dataDir: string, referenceDir: string): Va
       else if (!known.has(fold(exactForm(e.name)))) problems.push({ file: e.file, record: e.key, field: 'name', message: `${s} names ${[...known].join(' / ')}` });
     }
   }
+  // EU registers (eAmbrosia exports): every file number we cite is a registered GI whose protected
+  // names include the record's name or one of its aliases, in the country the file number names.
+  const euFiles = ['eu-gi-wines-eambrosia-2020.csv', 'eu-gi-spirits-eambrosia-2020.csv', 'eu-gi-aromatised-wines-eambrosia-2020.csv']
+    .map(readRef)
+    .filter((t): t is Record<string, string>[] => t !== null);
+  const sample = readRef('eu-gi-register-sample.csv');
+  if (euFiles.length === 3 || sample) {
+    const register = new Map<string, { names: string[]; registered: boolean }>();
+    for (const t of euFiles) {
+      for (const r of t) register.set(r.filenumber!, { names: r.name!.split(' / '), registered: r.status === 'Registered' });
+    }
+    // the sample is a later extract: a GI registered (or renamed) since 2020 is registered under either name
+    for (const r of sample ?? []) {
+      const cur = register.get(r.file_number!);
+      const names = r.protected_names!.split('|');
+      if (!cur) register.set(r.file_number!, { names, registered: r.status === 'registered' });
+      else register.set(r.file_number!, { names: [...cur.names, ...names], registered: cur.registered || r.status === 'registered' });
+    }
+    for (const e of kb.entities) {
+      const fn = e.facts.file_number?.value;
+      if (typeof fn !== 'string' || !/^(PDO|PGI)-[A-Z]{2}-/.test(fn)) continue;
+      const row = register.get(fn);
+      const where = { file: e.file, record: e.key, field: 'facts.file_number' };
+      if (!row) {
+        problems.push({ ...where, message: `"${fn}" is not in the eAmbrosia exports` });
+        continue;
+      }
+      if (!row.registered) problems.push({ ...where, message: `"${fn}" is not a registered GI in the eAmbrosia export` });
+      const own = names(e);
+      // "A (B / C) / D (E / F)": also the parts split outside brackets, each with and without its bracket
+      const forms = row.names.flatMap((n) => [n, n.split('(')[0]!, n.replace(/[()]/g, ' ')]);
+      for (const whole of [row.names.join(' / ')]) {
+        let depth = 0;
+        let part = '';
+        for (const ch of `${whole} / `) {
+          depth += ch === '(' ? 1 : ch === ')' ? -1 : 0;
+          part += ch;
+          if (depth === 0 && part.endsWith(' / ')) {
+            forms.push(part.slice(0, -3), part.slice(0, -3).split('(')[0]!);
+            part = '';
+          }
+        }
+      }
+      if (!forms.some((n) => own.has(fold(exactForm(n))))) {
+        problems.push({ ...where, message: `"${fn}" protects ${row.names.map((n) => `"${n}"`).join(', ')}, none of which is a name of this record` });
+      }
+      const cc = fn.slice(4, 6);
+      const country = e.facts.country?.value;
+      if (e.type === 'wine_geography' && typeof country === 'string' && country !== cc) {
+        problems.push({ file: e.file, record: e.key, field: 'facts.country', message: `"${country}" but file ${fn} is a GI of ${cc}` });
+      }
+      const cls = e.facts.classification?.value;
+      if (e.type === 'wine_geography' && (cls === 'PDO' || cls === 'PGI') && cls !== fn.slice(0, 3)) {
+        problems.push({ file: e.file, record: e.key, field: 'facts.classification', message: `"${cls}" but the file number is ${fn.slice(0, 3)}` });
+      }
+    }
+  }
+  // VIVC numbers: every vivc_id is a VIVC passport number, and a vivc_prime_name fact is its prime name.
+  const prime = readRef('vivc-prime-names.csv');
+  if (prime) {
+    const byNo = new Map(prime.map((r) => [r.vivc_no, r.prime_name]));
+    for (const e of kb.entities.filter((x) => x.type === 'grape')) {
+      const id = e.facts.vivc_id?.value;
+      if (typeof id !== 'string') continue;
+      const name = byNo.get(id);
+      if (name === undefined) continue; // the prime-name list is a partial scrape of VIVC: absence proves nothing
+      const pn = e.facts.vivc_prime_name?.value;
+      if (typeof pn === 'string' && fold(exactForm(pn)) !== fold(exactForm(name!))) {
+        problems.push({ file: e.file, record: e.key, field: 'facts.vivc_prime_name', message: `"${pn}" but VIVC ${id} is "${name}"` });
+      }
+    }
+  }
   return { version: kb.version, entities: kb.entities.length, problems, notices };
 }
 
@@ -151,11 +223,24 @@ export function kbStats(dataDir: string) {
     }),
   );
   const total = (k: string) => Object.values(byFamily).reduce((n, f) => n + (f as Record<string, number>)[k]!, 0);
+  // wine geographies per country (ISO code of the `country` fact), and spirits likewise
+  const perCountry = (t: string) => {
+    const out: Record<string, number> = {};
+    for (const e of kb.entities.filter((x) => x.type === t)) {
+      const c = e.facts.country?.value;
+      const k = typeof c === 'string' ? c : 'none';
+      out[k] = (out[k] ?? 0) + 1;
+    }
+    return Object.fromEntries(Object.entries(out).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])));
+  };
   return {
     version: kb.version,
     valid: problems.length === 0,
     problems: problems.length,
     families: byFamily,
+    wine_geographies_by_country: perCountry('wine_geography'),
+    spirits_by_country: perCountry('spirit'),
+    out_of_scope_terms: kb.outOfScope.length,
     totals: {
       entities: total('entities'),
       aliases: total('aliases'),
