@@ -115,4 +115,13 @@ describe('spirit names people ask for', () => {
     assert.equal(alias('spirit/japanese-whisky', 'ジャパニーズウイスキー').lang, 'ja');
     assert.equal(kb().sources.get('jslma-japanese-whisky-standard')?.authority, 'trade_body');
   });
+
+  test('Tennessee Whiskey is a straight Bourbon Whiskey of Tennessee, after NAFTA Annex 313', () => {
+    const t = e('spirit/tennessee-whiskey');
+    assert.equal(t.facts.parent?.value, 'spirit/bourbon');
+    assert.equal(t.facts.parent?.source, 'nafta-annex-313');
+    assert.equal(t.facts.country?.value, 'US');
+    assert.equal(alias('spirit/tennessee-whiskey', 'Tennessee Whisky').source, 'ttb-us-eu-spirits-agreement');
+    assert.equal(kb().sources.get('nafta-annex-313')?.retrieved_via?.kind, 'reprint');
+  });
 });
