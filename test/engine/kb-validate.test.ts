@@ -52,7 +52,7 @@ describe('kb validate: cross-checks against the register exports', { skip: !have
   });
 
   test('a grape whose VIVC prime name is not the one of its number is reported', () => {
-    const { dir, rec } = mutated('grapes/vivc.json', (r) => r.facts?.vivc_prime_name, (r) => (r.facts.vivc_prime_name.value = 'NOT A PRIME NAME'));
+    const { dir, rec } = mutated('grapes/vivc.json', (r) => r.facts?.vivc_id?.value === '2455', (r) => (r.facts.vivc_prime_name.value = 'NOT A PRIME NAME'));
     try {
       const rep = validateKnowledgeBase(dir, REF);
       assert.ok(rep.problems.some((p) => p.record === rec.key && p.field === 'facts.vivc_prime_name'));
