@@ -146,9 +146,12 @@ export function validateKnowledgeBase(dataDir: string, referenceDir: string): Va
       if (!cur) register.set(r.file_number!, { names, registered: r.status === 'registered' });
       else register.set(r.file_number!, { names: [...cur.names, ...names], registered: cur.registered || r.status === 'registered' });
     }
+    const holder = new Map<string, string>();
     for (const e of kb.entities) {
       const fn = e.facts.file_number?.value;
       if (typeof fn !== 'string' || !/^(PDO|PGI)-[A-Z]{2}-/.test(fn)) continue;
+      if (holder.has(fn)) problems.push({ file: e.file, record: e.key, field: 'facts.file_number', message: `"${fn}" is also the file of ${holder.get(fn)}` });
+      holder.set(fn, e.key);
       const row = register.get(fn);
       const where = { file: e.file, record: e.key, field: 'facts.file_number' };
       if (!row) {
