@@ -159,7 +159,7 @@ export class Engine {
 
   private sourceOf(key: string) {
     const s = this.kb.sources.get(key)!;
-    return { source_key: s.key, title: s.title, publisher: s.publisher, authority: s.authority, url: s.url };
+    return { source_key: s.key, title: s.title, publisher: s.publisher, authority: s.authority, url: s.url, ...(s.retrieved_via ? { retrieved_via: s.retrieved_via } : {}) };
   }
 
   /** A fact with its provenance inline; entity references become navigable objects. */
@@ -172,7 +172,10 @@ export class Engine {
       value = f.value.map((k) => this.kb.byKey.get(k)).filter(Boolean).map((t) => entityRef(t!));
     }
     const s = this.kb.sources.get(f.source)!;
-    return { value, provenance: { source_key: s.key, source_title: s.title, source_publisher: s.publisher, source_url: s.url, locator: f.locator } };
+    return {
+      value,
+      provenance: { source_key: s.key, source_title: s.title, source_publisher: s.publisher, source_url: s.url, locator: f.locator, ...(s.retrieved_via ? { retrieved_via: s.retrieved_via } : {}) },
+    };
   }
 
   /** The sourced profile of one entity. Relations carry the ids a client needs for a follow-up call. */

@@ -256,7 +256,7 @@ export class Resolver {
     if (!whole.empty) {
       // Other taxonomies' forms: "Saison / Farmhouse Ale", "American Pale Ale (APA)", plurals
       // ("CANADIAN WHISKIES"). Each part is resolved on its own; its candidates rank a little lower.
-      for (const part of queryParts(q, (t) => this.postings.has(t))) {
+      for (const part of queryParts(q, whole.tokens, (t) => this.postings.has(t))) {
         const partBest = new Map<number, Candidate>();
         const r = this.collect(part, partBest);
         whole.shared ||= r.shared;
@@ -296,8 +296,8 @@ export class Resolver {
    * "New Mexico"). Such a match is never `resolved`.
    */
   private collect(q: string, best: Map<number, Candidate>) {
-    const out = { empty: true, shared: false, outOfScope: false, weakPartial: new Set<number>() };
     const { exact, folded, foldedAlt, tokens, cased } = queryForms(q);
+    const out = { empty: true, shared: false, outOfScope: false, weakPartial: new Set<number>(), tokens };
     if (!folded) return out;
     out.empty = false;
 
@@ -498,20 +498,22 @@ const PLURAL_ENDINGS: [string, string][] = [['ies', 'y'], ['es', ''], ['s', '']]
  * a bracket and the bracketed abbreviation ("American Pale Ale (APA)"), and the query with plural
  * words made singular where only the singular is an indexed word ("CANADIAN WHISKIES").
  */
-export function queryParts(q: string, isIndexWord: (folded: string) => boolean): string[] {
+export function queryParts(q: string, qTokens: string[], isIndexWord: (folded: string) => boolean): string[] {
   const parts = new Set<string>();
-  const bracket = /\(([^()]{1,40})\)/g;
-  if (bracket.test(q)) {
+  if (q.includes('(')) {
+    const bracket = /\(([^()]{1,40})\)/g;
     parts.add(q.replace(bracket, ' '));
     for (const m of q.matchAll(bracket)) parts.add(m[1]!);
   }
-  for (const p of [q, ...parts]) {
-    if (!/[/|]/.test(p)) continue;
-    const sides = p.split(/[/|]/).map((x) => x.trim()).filter(Boolean);
-    if (sides.length >= 2 && sides.length <= 4) for (const x of sides) parts.add(x);
+  if (q.includes('/') || q.includes('|')) {
+    for (const p of [q, ...parts]) {
+      const sides = p.split(/[/|]/).map((x) => x.trim()).filter(Boolean);
+      if (sides.length >= 2 && sides.length <= 4) for (const x of sides) parts.add(x);
+    }
   }
   for (const p of [q, ...parts]) {
-    const { tokens } = queryForms(p);
+    const tokens = p === q ? qTokens : queryForms(p).tokens;
+    if (!tokens.some((t) => t.endsWith('s') && t.length >= 4 && !isIndexWord(t))) continue;
     let changed = false;
     const singular = tokens.map((t) => {
       if (t.length < 4 || isIndexWord(t)) return t;

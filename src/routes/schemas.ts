@@ -128,12 +128,24 @@ export const Match = Type.Composite([
   }),
 ]);
 
+const RetrievedVia = Type.Optional(
+  Type.Object(
+    {
+      url: Type.String({ format: 'uri' }),
+      kind: Type.Union(['mirror', 'reprint', 'third_party_list', 'scrape', 'encyclopedia_copy', 'dataset'].map((k) => Type.Literal(k))),
+      note: Type.Optional(Type.String()),
+    },
+    { description: 'Present when the text was read in a copy (mirror, reprint, third-party list, dataset) rather than at source_url: where it was read. The authority stays the original publisher\'s; the copy is named so you can weigh it.' },
+  ),
+);
+
 const Provenance = Type.Object({
   source_key: Type.String(),
   source_title: Type.String(),
   source_publisher: Type.String(),
   source_url: Type.String({ format: 'uri' }),
   locator: Type.String({ description: 'Section, page, id or URL fragment where the fact stands.' }),
+  retrieved_via: RetrievedVia,
 });
 
 export const SourcedFact = Type.Object({ value: Type.Unknown(), provenance: Provenance });
@@ -157,7 +169,7 @@ export const Profile = Type.Object(
     }),
     sensory_available: Type.Boolean(),
     pairing_available: Type.Boolean(),
-    sources: Type.Array(Type.Object({ source_key: Type.String(), title: Type.String(), publisher: Type.String(), authority: Type.String(), url: Type.String() })),
+    sources: Type.Array(Type.Object({ source_key: Type.String(), title: Type.String(), publisher: Type.String(), authority: Type.String(), url: Type.String(), retrieved_via: RetrievedVia })),
   },
   { additionalProperties: true },
 );

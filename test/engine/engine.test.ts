@@ -142,3 +142,20 @@ describe('unresolved answers say why and what came near (issue 8)', () => {
     assert.equal((c.body as any).error.coverage, 'out_of_scope');
   });
 });
+
+describe('provenance says what was read (retrieved_via)', () => {
+  test('a fact or alias read in a copy names the copy beside the original publisher', () => {
+    const kb = engine().kb;
+    const copied = kb.entities.find((e) => Object.values(e.facts).some((f) => kb.sources.get(f.source)?.retrieved_via));
+    assert.ok(copied, 'some served fact is cited to a source read through a copy');
+    const b = engine().explain({ q: copied!.name }).body as any;
+    const p = b.profile;
+    const viaFacts = Object.values(p.facts).filter((f: any) => f.provenance.retrieved_via);
+    if (p.entity_key === copied!.key) assert.ok(viaFacts.length > 0);
+    for (const s of p.sources) {
+      const src = kb.sources.get(s.source_key)!;
+      assert.deepEqual(s.retrieved_via, src.retrieved_via);
+      assert.match(s.url, /^https?:\/\//);
+    }
+  });
+});
