@@ -71,6 +71,33 @@ describe('New World wine geographies', () => {
     assert.equal(kb.sources.get('nw-wineaustralia-gis')?.authority, 'official_register');
   });
 
+  test('Japan, Georgia, Moldova and Chile: official GIs under their countries', () => {
+    const y = e('geo/yamanashi');
+    assert.equal(y.facts.parent?.value, 'geo/japan');
+    assert.equal(y.facts.established?.value, '2013-07-16');
+    assert.equal(y.facts.established?.source, 'nw-nta-liquor-gis');
+    assert.ok(y.aliases.some((a) => a.name === '山梨' && a.lang === 'ja'));
+    const t = e('geo/tibaani');
+    assert.equal(t.facts.parent?.value, 'geo/georgia-country');
+    assert.equal(t.facts.classification?.value, 'PDO');
+    assert.equal(t.facts.established?.value, '2007-12-10');
+    assert.equal(e('geo/georgia-country').facts.country?.value, 'GE');
+    const amb = kb.ambiguities.find((a) => a.term === 'Georgia');
+    assert.ok(amb, 'Georgia is declared ambiguous');
+    assert.deepEqual([...amb!.entities].sort(), ['geo/georgia', 'geo/georgia-country']);
+    assert.equal(e('geo/codru').facts.parent?.value, 'geo/moldova');
+    assert.deepEqual(chain('geo/valle-de-colchagua'), ['geo/valle-de-colchagua', 'geo/rapel-valley', 'geo/valle-central', 'geo/chile']);
+    assert.equal(e('geo/valle-de-casablanca').facts.parent?.value, 'geo/aconcagua');
+    assert.deepEqual(chain('geo/constantia'), ['geo/constantia', 'geo/cape-town', 'geo/coastal-region', 'geo/western-cape', 'geo/south-africa']);
+  });
+
+  test('exonym: Piedmont is an English alias of the Piemonte PDO, cited to the official English OJ text', () => {
+    const a = e('geo/piemonte').aliases.find((x) => x.name === 'Piedmont');
+    assert.ok(a);
+    assert.equal(a!.source, 'nw-oj-c-2020-91-07-piemonte');
+    assert.equal(kb.sources.get('nw-oj-c-2020-91-07-piemonte')?.authority, 'regulator');
+  });
+
   test('exonym: Burgundy is an English alias of Bourgogne, cited to the BIVB', () => {
     const b = e('geo/bourgogne');
     const a = b.aliases.find((x) => x.name === 'Burgundy');
