@@ -314,11 +314,21 @@ const outOfScope = new Set(existsSync(outOfScopeFile) ? JSON.parse(readFileSync(
 // ---- candidate names from the lists ----
 const candidates = []; // {list, name, display, colour}
 const tidy = (s) => s.replace(/\s*\([^)]*\)\s*/g, ' ').replace(/\s+/g, ' ').trim();
+// Title case for names a list prints in one case: particles after the first word stay lower case
+// (de, la, du, di, of, d', l', ...), as the lists that keep case print them (e.g. 'Pineau d'Aunis').
+const PARTICLES = new Set(['de', 'di', 'du', 'des', 'del', 'della', 'dal', 'la', 'le', 'da', 'do', 'dos', 'das', 'of', 'and', 'y', 'e', 'a', 'à', 'au', 'aux', 'et', 'von', 'van']);
+const titleCase2 = (s) => s.trim().replace(/\s+/g, ' ').split(' ').map((w, i) => {
+  const l = w.toLowerCase();
+  if (i > 0 && PARTICLES.has(l)) return l;
+  const m = /^([dl])['’](.+)$/i.exec(l);
+  if (m) return `${i > 0 ? m[1] : m[1].toUpperCase()}'${m[2].charAt(0).toUpperCase()}${m[2].slice(1)}`;
+  return l.split(/([-'])/).map((x) => (x === '-' || x === "'" ? x : x.charAt(0).toUpperCase() + x.slice(1))).join('');
+}).join(' ');
 for (const n of LISTS.winemag) candidates.push({ list: 'winemag', name: n.trim(), display: n.trim(), colour: null });
 for (const n of LISTS.it_doc) candidates.push({ list: 'it_doc', name: n.trim(), display: n.trim(), colour: null });
-for (const [n, table] of LISTS.wikipedia) candidates.push({ list: 'wikipedia', name: tidy(n), display: titleCase(tidy(n)), colour: WIKI_COLOUR[table] ?? null });
-for (const [n, letter] of LISTS.fr_catalogue) candidates.push({ list: 'fr_catalogue', name: n.trim(), display: n.trim(), colour: FR_COLOUR[letter] ?? null, letter });
-for (const [code, n, colour] of LISTS.fr_codes) candidates.push({ list: 'fr_codes', name: stripCode(n), listed: n, display: titleCase(stripCode(n)), colour: CODES_COLOUR[colour] ?? null, code, colourWord: colour });
+for (const [n, table] of LISTS.wikipedia) candidates.push({ list: 'wikipedia', name: tidy(n), display: titleCase2(tidy(n)), colour: WIKI_COLOUR[table] ?? null });
+for (const [n, letter] of LISTS.fr_catalogue) candidates.push({ list: 'fr_catalogue', name: n.trim(), display: titleCase2(n.trim()), colour: FR_COLOUR[letter] ?? null, letter });
+for (const [code, n, colour] of LISTS.fr_codes) candidates.push({ list: 'fr_codes', name: stripCode(n), listed: n, display: titleCase2(stripCode(n)), colour: CODES_COLOUR[colour] ?? null, code, colourWord: colour });
 // colour evidence per name across lists (French letter first, then Wikipedia table)
 // A name that one list gives with two colours (e.g. 'piquepoul' in both Wikipedia tables) gives none.
 const colourOf = new Map();
@@ -379,7 +389,7 @@ for (const [id, { prime, hits }] of found) {
   else if (pedColour) facts.berry_colour = { value: pedColour, source: 'vivc', locator: `${loc} (berry colour; VIVC pedigree table)` };
   if (ped && ped.country && key2(ped.prime_name) === key2(prime.name)) facts.country_of_origin = { value: ped.country.toUpperCase(), source: 'vivc', locator: `${loc} (country of origin; VIVC pedigree table)` };
   const cands = [];
-  const primeTitle = titleCase(prime.name);
+  const primeTitle = titleCase2(prime.name);
   cands.push({ name: primeTitle, lang: 'und', kind: 'synonym', source: 'vivc', locator: `${loc} (prime name)` });
   for (const h of hits) {
     const ls = LIST_SOURCE[h.list];
@@ -390,7 +400,7 @@ for (const [id, { prime, hits }] of found) {
     : 'exactly (case, accents and spacing aside)';
   const nameNote = head.list === 'wikipedia'
     ? 'name title-cased from the Wikipedia list, which the scrape we read had lower-cased'
-    : head.list === 'fr_catalogue' ? 'name as in the French catalogue export (title case, accents dropped by the export)'
+    : head.list === 'fr_catalogue' ? 'name as in the French catalogue export (title case there, particles such as de/la lower-cased here; accents dropped by the export)'
     : head.list === 'fr_codes' ? 'name title-cased from the French cépage code list (upper case there), colour letter dropped' : `name as printed in the ${head.list === 'it_doc' ? 'Italian DOC/DOCG production-rule list' : 'review dataset\'s variety column'}`;
   const rec = {
     key, type: 'grape', name, review: 'reviewed', aliases: [], facts,
