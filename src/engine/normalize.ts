@@ -59,6 +59,8 @@ export const GENERIC_WORDS: ReadonlySet<string> = new Set([
   'wine', 'wines', 'vin', 'vins', 'vino', 'vini', 'vinho', 'vinhos', 'wein', 'weine',
   'beer', 'beers', 'biere', 'bier', 'birra', 'cerveza', 'cerveja',
   'spirit', 'spirits', 'liquor', 'liqueur', 'drink', 'drinks',
+  // catch-all labels of catalogues and review datasets
+  'other', 'others', 'misc', 'miscellaneous', 'various', 'mixed', 'blend', 'blends', 'assorted',
   // wine colours
   'red', 'white', 'rose', 'rosado', 'rosato', 'rouge', 'blanc', 'blanco', 'bianco', 'branco', 'rosso', 'tinto',
 ]);
@@ -85,11 +87,12 @@ function abbreviationVariants(folded: string): string[] {
 
 // Spelling variants of one word across taxonomies: the query and every index name are also
 // written with the second form, so either spelling finds the other.
-const RESPELL: Record<string, string> = { pilsener: 'pilsner', pilsen: 'pilsner' };
+const RESPELL: Record<string, string> = { pilsener: 'pilsner', pilsen: 'pilsner', flavored: 'flavoured', flavor: 'flavour' };
+const RESPELL_HINT = /pils|flavor/;
 
 /** The folded string with variant spellings replaced (returned unchanged when none occurs). */
 export function respell(folded: string): string {
-  if (!folded.includes('pils')) return folded;
+  if (!RESPELL_HINT.test(folded)) return folded;
   return folded.split(' ').map((w) => RESPELL[w] ?? w).join(' ');
 }
 

@@ -55,6 +55,8 @@ export const SUGGESTION_LIMIT = 5;
 export const PLACE_OVER_SYNONYM = 8;
 /** Candidates found through one part of a query ("A / B", "Name (ABBR)", a plural made singular) lose this much. */
 export const PART_PENALTY = 1;
+/** Fallback answers (qualifiers dropped, or the head noun alone) rank this much lower and are never resolved. */
+export const FALLBACK_PENALTY = 8;
 export const AMBIGUITY_MARGIN = 3;
 export const PARTIAL_AMBIGUITY_MARGIN = 5;
 
@@ -105,6 +107,7 @@ interface Form {
   tokens: string[];
   weights: number[]; // per token: 0 for stop words, else 1
   weight: number; // sum of weights (at least 1)
+  first: number; // index of the first word that is not a stop word (0 when all are)
 }
 
 interface Posting {
@@ -118,6 +121,7 @@ interface TokenHit {
   prefix: boolean;
   credit: number; // covered weight of the name
   abbr: boolean; // matched as an abbreviation ("DIPA")
+  head: boolean; // the name's first (non-stop) word is covered
 }
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
@@ -128,15 +132,16 @@ const EMPTY: readonly number[] = [];
 const HASHES: number[] = []; // scratch buffer for deletion hashes (resolve is synchronous)
 
 /** Keeps the better hit of a query word on a name: fewer edits, then more coverage, then whole word. */
-function record(hits: Map<number, TokenHit>, form: number, cost: number, prefix: boolean, credit: number, abbr = false) {
+function record(hits: Map<number, TokenHit>, form: number, cost: number, prefix: boolean, credit: number, head: boolean, abbr = false) {
   const cur = hits.get(form);
-  if (!cur) hits.set(form, { cost, prefix, credit, abbr });
+  if (!cur) hits.set(form, { cost, prefix, credit, abbr, head });
   else if (cost < cur.cost || (cost === cur.cost && (credit > cur.credit || (credit === cur.credit && !prefix && cur.prefix)))) {
     cur.cost = cost;
     cur.prefix = prefix;
     cur.credit = credit;
     cur.abbr = abbr;
-  }
+    cur.head ||= head;
+  } else cur.head ||= head;
 }
 
 /** Keeps an entity's best candidate; on equal scores the canonical name, then the first value A–Z (build order never matters). */
@@ -207,7 +212,7 @@ export class Resolver {
         const formIdx = this.forms.length;
         const tokens = folded.split(' ');
         const weights: number[] = tokens.map((t) => (STOP_WORDS.has(t) ? 0 : 1));
-        this.forms.push({ name: i, tokens, weights, weight: Math.max(1, weights.reduce((s, w) => s + w, 0)) });
+        this.forms.push({ name: i, tokens, weights, weight: Math.max(1, weights.reduce((s, w) => s + w, 0)), first: Math.max(0, weights.indexOf(1)) });
         push(this.foldedMap, folded, i);
         if (tokens.length > 1) push(this.orderFreeMap, [...tokens].sort().join(' '), i);
         tokens.forEach((t, w) => {
@@ -253,7 +258,7 @@ export class Resolver {
   resolve(q: string, limit: number): Resolution {
     const best = new Map<number, Candidate>();
     const whole = this.collect(q, best);
-    if (!whole.empty) {
+    if (!whole.empty && !whole.outOfScope) {
       // Other taxonomies' forms: "Saison / Farmhouse Ale", "American Pale Ale (APA)", plurals
       // ("CANADIAN WHISKIES"). Each part is resolved on its own; its candidates rank a little lower.
       for (const part of queryParts(q, whole.tokens, (t) => this.postings.has(t))) {
@@ -267,6 +272,8 @@ export class Resolver {
     }
     this.placesBeatSynonyms(best);
     for (const e of whole.weakPartial) if (!PARTIAL.has(best.get(e)!.matchedOn)) whole.weakPartial.delete(e);
+    let fallback = false;
+    if (!whole.empty && !whole.outOfScope && !hasAtLeast(best, RESOLVE_THRESHOLD)) fallback = this.fallback(whole.tokens, best);
 
     const ranked: Candidate[] = [];
     const below: Candidate[] = [];
@@ -285,7 +292,7 @@ export class Resolver {
     const top = ranked[0]!;
     const gap = ranked.length > 1 ? top.score - ranked[1]!.score : Infinity;
     const close = gap < AMBIGUITY_MARGIN || (PARTIAL.has(top.matchedOn) && gap < PARTIAL_AMBIGUITY_MARGIN);
-    const state = whole.shared || close || whole.weakPartial.has(top.entity) ? 'ambiguous' : 'resolved';
+    const state = whole.shared || close || fallback || whole.weakPartial.has(top.entity) ? 'ambiguous' : 'resolved';
     return { state, candidates: ranked.slice(0, limit), suggestions: [], coverage: null };
   }
 
@@ -326,9 +333,39 @@ export class Resolver {
     // a term for a drink outside the four domains ("cider", "junmai sake") gets no partial matches
     out.outOfScope = tokens.some((t) => this.outOfScopeWords.has(t)) || this.outOfScopePhrases.some((p) => ` ${folded} `.includes(p));
     if (!out.outOfScope && (best.size === 0 || !shared) && !tokens.every(isWeakWord)) {
-      this.tokenMatches(tokens, cased, best, tokens.length === 1 ? out.weakPartial : null);
+      this.tokenMatches(tokens, cased, best, out.weakPartial);
     }
     return out;
+  }
+
+  /**
+   * Last resort for a query nothing matched: catalogue and retail names wrap a known name in
+   * qualifiers ("AMERICAN VODKAS", "80 PROOF VODKA", "SPICED RUM", "IMPORTED DRY GINS"). First the
+   * qualifier words are dropped; failing that, the head noun (the last word) alone is tried, and
+   * only an exact or accent-folded name counts. Either way the answer is at most `ambiguous`.
+   */
+  private fallback(tokens: string[], best: Map<number, Candidate>): boolean {
+    const found = new Map<number, Candidate>();
+    const kept = tokens.filter((t) => !QUALIFIERS.has(t) && !/^\d+$/.test(t));
+    if (kept.length > 0 && kept.length < tokens.length) {
+      for (const part of [kept.join(' '), ...queryParts(kept.join(' '), kept, (t) => this.postings.has(t))]) this.collect(part, found);
+    }
+    if (!hasAtLeast(found, RESOLVE_THRESHOLD) && tokens.length > 1) {
+      const head = tokens[tokens.length - 1]!;
+      const heads = [head, ...queryParts(head, [head], (t) => this.postings.has(t))];
+      const exact = new Map<number, Candidate>();
+      for (const h of heads) {
+        if (isWeakWord(h) || QUALIFIERS.has(h)) continue;
+        this.collect(h, exact);
+      }
+      for (const c of exact.values()) if (!PARTIAL.has(c.matchedOn)) offer(found, c.entity, c.score, c.matchedOn, c.value);
+    }
+    let any = false;
+    for (const c of found.values()) {
+      if (c.score - FALLBACK_PENALTY >= RESOLVE_THRESHOLD) any = true;
+      offer(best, c.entity, c.score - FALLBACK_PENALTY, c.matchedOn, c.value);
+    }
+    return any;
   }
 
   /** Places beat synonyms: a grape reached only through an alias that a place also bears ranks below the place. */
@@ -348,7 +385,7 @@ export class Resolver {
    * Words are matched longest first (usually the rarest), and each later word only keeps names the
    * earlier words matched, so common words never build large maps.
    */
-  private tokenMatches(tokens: string[], cased: string[], best: Map<number, Candidate>, weak: Set<number> | null) {
+  private tokenMatches(tokens: string[], cased: string[], best: Map<number, Candidate>, weakOut: Set<number>) {
     // every query word must land on its own word (or words) of one name: more words than any name has cannot match
     if (tokens.length > this.mostWords) return;
     const order = tokens.map((_, i) => i).sort((x, y) => tokens[y]!.length - tokens[x]!.length || x - y);
@@ -402,22 +439,23 @@ export class Resolver {
           h.cost += a.cost;
           h.credit += a.credit;
           h.prefix ||= a.prefix;
+          h.head ||= a.head;
         }
       }
       acc = hits;
     }
     if (!acc) return;
     const strong = new Set<number>();
+    const weak = weakOut;
     for (const [formIdx, h] of acc) {
       const form = this.forms[formIdx]!;
       if (tokens.length > form.tokens.length) continue;
       const n = this.names[form.name]!;
-      if (weak) {
-        // one query word on a longer name: evidence only when it is the name's first word, whole
-        const t = tokens[0]!;
-        if (form.tokens.length > 1 && !h.abbr && (form.tokens[0] !== t || h.cost > 0)) weak.add(n.entity);
-        else strong.add(n.entity);
-      }
+      // a partial match that misses the name's first word is no evidence of identity ("santa barbara"
+      // is not "Happy Canyon of Santa Barbara"); nor is one query word that is only the start, or a
+      // misspelling, of the first word of a longer name ("australia" → "Australian Sparkling Ale")
+      const isWeak = !h.head || (tokens.length === 1 && form.tokens.length > 1 && !h.abbr && (form.tokens[form.first] !== tokens[0] || h.cost > 0));
+      (isWeak ? weak : strong).add(n.entity);
       const coverage = Math.min(1, h.credit / form.weight);
       const adjust = (this.prominence.get(n.entity) ?? 0) - (n.field === 'alias' ? PARTIAL_ALIAS_PENALTY : 0);
       if (h.cost === 0) {
@@ -426,7 +464,7 @@ export class Resolver {
         offer(best, n.entity, 50 + 25 * coverage - 8 * h.cost + adjust, n.field === 'canonical' ? 'canonical_typo' : 'alias_typo', n.value);
       }
     }
-    if (weak) for (const e of strong) weak.delete(e);
+    for (const e of strong) weak.delete(e);
   }
 
   /** Records the names where index word `token` occurs as a hit of query word `t` (only names in `acc`, when given). */
@@ -442,7 +480,7 @@ export class Resolver {
         if (t.length <= f.tokens[p.word]!.length) continue;
         w += f.weights[p.word + 1]!;
       }
-      record(hits, p.form, cost, share < 1, w * share);
+      record(hits, p.form, cost, share < 1, w * share, p.word === f.first || (p.span === 2 && p.word + 1 === f.first));
     }
   }
 
@@ -459,7 +497,7 @@ export class Resolver {
         if (acc && !acc.has(p.form)) continue;
         const f = this.forms[p.form]!;
         const credit = split === 'free' ? this.freeSplit(t, 0, f, p.word, 0) : this.fixedSplit(split, f, p.word);
-        if (credit > 0) record(hits, p.form, 0, true, credit, true);
+        if (credit > 0) record(hits, p.form, 0, true, credit, p.word <= f.first, true);
       }
     }
   }
@@ -530,3 +568,19 @@ export function queryParts(q: string, qTokens: string[], isIndexWord: (folded: s
   parts.delete(q);
   return [...parts].filter((p) => p.trim());
 }
+
+function hasAtLeast(m: Map<number, Candidate>, score: number): boolean {
+  for (const c of m.values()) if (c.score >= score) return true;
+  return false;
+}
+
+/**
+ * Words that qualify a drink without naming another one, as retail categories and catalogues use them:
+ * origin and trade words ("american", "imported"), strength ("80 proof"), and style words of spirits
+ * ("spiced", "straight"). Dropped only by the last-resort fallback.
+ */
+export const QUALIFIERS: ReadonlySet<string> = new Set([
+  'american', 'imported', 'import', 'domestic', 'misc', 'miscellaneous', 'other', 'premium', 'proof', 'low',
+  'spiced', 'white', 'gold', 'golden', 'dark', 'aged', 'straight', 'single', 'barrel',
+  'bottled', 'bond', 'mixto', 'agave', 'style', 'traditional', 'classic', 'contemporary',
+]);
