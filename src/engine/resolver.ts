@@ -454,7 +454,13 @@ export class Resolver {
       // a partial match that misses the name's first word is no evidence of identity ("santa barbara"
       // is not "Happy Canyon of Santa Barbara"); nor is one query word that is only the start, or a
       // misspelling, of the first word of a longer name ("australia" → "Australian Sparkling Ale")
-      const isWeak = !h.head || (tokens.length === 1 && form.tokens.length > 1 && !h.abbr && (form.tokens[form.first] !== tokens[0] || h.cost > 0));
+      // A one-word query that stops a few letters short of a one-word name may be another word of the
+      // same stem ("india" → "Indiana"): at most ambiguous too.
+      const q0 = tokens[0]!;
+      const isWeak =
+        !h.head ||
+        (tokens.length === 1 && !h.abbr && form.tokens.length > 1 && (form.tokens[form.first] !== q0 || h.cost > 0)) ||
+        (tokens.length === 1 && !h.abbr && form.tokens.length === 1 && h.prefix && h.cost === 0 && form.tokens[0]!.length - q0.length <= 3);
       (isWeak ? weak : strong).add(n.entity);
       const coverage = Math.min(1, h.credit / form.weight);
       const adjust = (this.prominence.get(n.entity) ?? 0) - (n.field === 'alias' ? PARTIAL_ALIAS_PENALTY : 0);
