@@ -83,7 +83,7 @@ export class Engine {
         const eb = kb.entities[b]!;
         return rank(ea) - rank(eb) || ea.name.length - eb.name.length || (ea.key < eb.key ? -1 : ea.key > eb.key ? 1 : 0);
       },
-      { kindOf: (i) => kinds[i]!, outOfScope: kb.outOfScope.map((o) => o.term) },
+      { kindOf: (i) => kinds[i]!, outOfScope: kb.outOfScope.map((o) => o.term), placeNames: kb.placeNames },
     );
     this.buildMs = performance.now() - t0;
   }

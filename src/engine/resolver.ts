@@ -100,6 +100,8 @@ export interface ResolverOptions {
   kindOf?: (entity: number) => EntityKind;
   /** terms that name drinks outside the four domains ("sake", "cider", "hard seltzer") */
   outOfScope?: string[];
+  /** country names: a query equal to one is answered only by a name that equals it, never by a partial match */
+  placeNames?: string[];
 }
 
 interface Form {
@@ -122,6 +124,7 @@ interface TokenHit {
   credit: number; // covered weight of the name
   abbr: boolean; // matched as an abbreviation ("DIPA")
   head: boolean; // the name's first (non-stop) word is covered
+  mask: number; // name words covered (bit i = word i, words past 30 not tracked)
 }
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
@@ -132,16 +135,30 @@ const EMPTY: readonly number[] = [];
 const HASHES: number[] = []; // scratch buffer for deletion hashes (resolve is synchronous)
 
 /** Keeps the better hit of a query word on a name: fewer edits, then more coverage, then whole word. */
-function record(hits: Map<number, TokenHit>, form: number, cost: number, prefix: boolean, credit: number, head: boolean, abbr = false) {
+function record(hits: Map<number, TokenHit>, form: number, cost: number, prefix: boolean, credit: number, head: boolean, mask: number, abbr = false) {
   const cur = hits.get(form);
-  if (!cur) hits.set(form, { cost, prefix, credit, abbr, head });
+  if (!cur) hits.set(form, { cost, prefix, credit, abbr, head, mask });
   else if (cost < cur.cost || (cost === cur.cost && (credit > cur.credit || (credit === cur.credit && !prefix && cur.prefix)))) {
     cur.cost = cost;
     cur.prefix = prefix;
     cur.credit = credit;
     cur.abbr = abbr;
     cur.head ||= head;
+    cur.mask = mask;
   } else cur.head ||= head;
+}
+
+/** Whether the covered words leave out a weighted word between two covered ones ("Wild Beer" on "Wild Specialty Beer"). */
+function skipsInnerWord(mask: number, weights: number[]): boolean {
+  let seen = false;
+  let gap = false;
+  for (let i = 0; i < weights.length && i < 31; i++) {
+    if (mask & (1 << i)) {
+      if (gap) return true;
+      seen = true;
+    } else if (seen && weights[i]) gap = true;
+  }
+  return false;
 }
 
 /** Keeps an entity's best candidate; on equal scores the canonical name, then the first value A–Z (build order never matters). */
@@ -178,6 +195,7 @@ export class Resolver {
   private readonly kindOf: (entity: number) => EntityKind;
   private readonly outOfScopeWords = new Set<string>(); // one-word out-of-scope terms, folded
   private readonly outOfScopePhrases: string[] = []; // several-word terms, folded, padded with spaces
+  private readonly placeNames = new Set<string>(); // folded country names
 
   constructor(
     names: ResolvableName[],
@@ -188,6 +206,7 @@ export class Resolver {
     this.names = names;
     this.tieBreak = tieBreak;
     this.kindOf = options.kindOf ?? (() => 'other');
+    for (const p of options.placeNames ?? []) for (const f of indexVariants(p)) this.placeNames.add(f);
     for (const t of options.outOfScope ?? []) {
       for (const f of indexVariants(t)) {
         if (f.includes(' ')) this.outOfScopePhrases.push(` ${f} `);
@@ -258,7 +277,9 @@ export class Resolver {
   resolve(q: string, limit: number): Resolution {
     const best = new Map<number, Candidate>();
     const whole = this.collect(q, best);
-    if (!whole.empty && !whole.outOfScope) {
+    // a country name is answered by a name equal to it or not at all ("India" is not Indiana)
+    const place = whole.place;
+    if (!whole.empty && !whole.outOfScope && !place) {
       // Other taxonomies' forms: "Saison / Farmhouse Ale", "American Pale Ale (APA)", plurals
       // ("CANADIAN WHISKIES"). Each part is resolved on its own; its candidates rank a little lower.
       for (const part of queryParts(q, whole.tokens, (t) => this.postings.has(t))) {
@@ -267,13 +288,17 @@ export class Resolver {
         whole.shared ||= r.shared;
         whole.outOfScope ||= r.outOfScope;
         for (const e of r.weakPartial) whole.weakPartial.add(e);
-        for (const c of partBest.values()) offer(best, c.entity, c.score - PART_PENALTY, c.matchedOn, c.value);
+        for (const c of partBest.values()) {
+          // a part matched only partially is a guess ("American Amber / Red Lager" is not "American Amber Ale")
+          if (PARTIAL.has(c.matchedOn)) whole.weakPartial.add(c.entity);
+          offer(best, c.entity, c.score - PART_PENALTY, c.matchedOn, c.value);
+        }
       }
     }
     this.placesBeatSynonyms(best);
     for (const e of whole.weakPartial) if (!PARTIAL.has(best.get(e)!.matchedOn)) whole.weakPartial.delete(e);
     let fallback = false;
-    if (!whole.empty && !whole.outOfScope && !hasAtLeast(best, RESOLVE_THRESHOLD)) fallback = this.fallback(whole.tokens, best);
+    if (!whole.empty && !whole.outOfScope && !place && !hasAtLeast(best, RESOLVE_THRESHOLD)) fallback = this.fallback(whole.tokens, best);
 
     const ranked: Candidate[] = [];
     const below: Candidate[] = [];
@@ -304,9 +329,10 @@ export class Resolver {
    */
   private collect(q: string, best: Map<number, Candidate>) {
     const { exact, folded, foldedAlt, tokens, cased } = queryForms(q);
-    const out = { empty: true, shared: false, outOfScope: false, weakPartial: new Set<number>(), tokens };
+    const out = { empty: true, shared: false, outOfScope: false, place: false, weakPartial: new Set<number>(), tokens };
     if (!folded) return out;
     out.empty = false;
+    out.place = this.placeNames.has(folded);
 
     for (const i of this.exactMap.get(exact) ?? EMPTY) {
       const n = this.names[i]!;
@@ -332,7 +358,7 @@ export class Resolver {
     }
     // a term for a drink outside the four domains ("cider", "junmai sake") gets no partial matches
     out.outOfScope = tokens.some((t) => this.outOfScopeWords.has(t)) || this.outOfScopePhrases.some((p) => ` ${folded} `.includes(p));
-    if (!out.outOfScope && (best.size === 0 || !shared) && !tokens.every(isWeakWord)) {
+    if (!out.outOfScope && !out.place && (best.size === 0 || !shared) && !tokens.every(isWeakWord)) {
       this.tokenMatches(tokens, cased, best, out.weakPartial);
     }
     return out;
@@ -348,14 +374,17 @@ export class Resolver {
     const found = new Map<number, Candidate>();
     const kept = tokens.filter((t) => !QUALIFIERS.has(t) && !/^\d+$/.test(t));
     if (kept.length > 0 && kept.length < tokens.length) {
-      for (const part of [kept.join(' '), ...queryParts(kept.join(' '), kept, (t) => this.postings.has(t))]) this.collect(part, found);
+      for (const part of [kept.join(' '), ...queryParts(kept.join(' '), kept, (t) => this.postings.has(t))]) {
+        const r = this.collect(part, found);
+        for (const e of r.weakPartial) if (PARTIAL.has(found.get(e)?.matchedOn ?? 'canonical')) found.delete(e);
+      }
     }
     if (!hasAtLeast(found, RESOLVE_THRESHOLD) && tokens.length > 1) {
       const head = tokens[tokens.length - 1]!;
       const heads = [head, ...queryParts(head, [head], (t) => this.postings.has(t))];
       const exact = new Map<number, Candidate>();
       for (const h of heads) {
-        if (isWeakWord(h) || QUALIFIERS.has(h)) continue;
+        if (STOP_WORDS.has(h) || QUALIFIERS.has(h)) continue;
         this.collect(h, exact);
       }
       for (const c of exact.values()) if (!PARTIAL.has(c.matchedOn)) offer(found, c.entity, c.score, c.matchedOn, c.value);
@@ -440,6 +469,7 @@ export class Resolver {
           h.credit += a.credit;
           h.prefix ||= a.prefix;
           h.head ||= a.head;
+          h.mask |= a.mask;
         }
       }
       acc = hits;
@@ -460,7 +490,9 @@ export class Resolver {
       const isWeak =
         !h.head ||
         (tokens.length === 1 && !h.abbr && form.tokens.length > 1 && (form.tokens[form.first] !== q0 || h.cost > 0)) ||
-        (tokens.length === 1 && !h.abbr && form.tokens.length === 1 && h.prefix && h.cost === 0 && form.tokens[0]!.length - q0.length <= 3);
+        (tokens.length === 1 && !h.abbr && form.tokens.length === 1 && h.prefix && h.cost === 0 && form.tokens[0]!.length - q0.length <= 3) ||
+        // leaving out a word inside the name changes what it names ("Wild Beer" is not "Wild Specialty Beer")
+        skipsInnerWord(h.mask, form.weights);
       (isWeak ? weak : strong).add(n.entity);
       const coverage = Math.min(1, h.credit / form.weight);
       const adjust = (this.prominence.get(n.entity) ?? 0) - (n.field === 'alias' ? PARTIAL_ALIAS_PENALTY : 0);
@@ -486,7 +518,8 @@ export class Resolver {
         if (t.length <= f.tokens[p.word]!.length) continue;
         w += f.weights[p.word + 1]!;
       }
-      record(hits, p.form, cost, share < 1, w * share, p.word === f.first || (p.span === 2 && p.word + 1 === f.first));
+      const bits = p.word < 30 ? (p.span === 2 ? 3 : 1) << p.word : 0;
+      record(hits, p.form, cost, share < 1, w * share, p.word === f.first || (p.span === 2 && p.word + 1 === f.first), bits);
     }
   }
 
@@ -503,7 +536,7 @@ export class Resolver {
         if (acc && !acc.has(p.form)) continue;
         const f = this.forms[p.form]!;
         const credit = split === 'free' ? this.freeSplit(t, 0, f, p.word, 0) : this.fixedSplit(split, f, p.word);
-        if (credit > 0) record(hits, p.form, 0, true, credit, p.word <= f.first, true);
+        if (credit > 0) record(hits, p.form, 0, true, credit, p.word <= f.first, 0, true);
       }
     }
   }

@@ -7,9 +7,9 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { TSchema } from '@sinclair/typebox';
 import { v5 as uuidv5 } from 'uuid';
 import {
-  AliasAdditionSchema, AmbiguitySchema, OutOfScopeSchema, CONFIDENCE_BY_AUTHORITY, DOMAIN_OF, EntityRecordSchema, FACT_FIELDS, GEO_LEVELS,
+  AliasAdditionSchema, AmbiguitySchema, OutOfScopeSchema, PlaceNamesSchema, CONFIDENCE_BY_AUTHORITY, DOMAIN_OF, EntityRecordSchema, FACT_FIELDS, GEO_LEVELS,
   KEY_FAMILY, KbMetaSchema, PairingSetSchema, SensorySchema, SourceSchema,
-  type AliasAdditionRecord, type AmbiguityRecord, type OutOfScopeRecord, type EntityRecord, type EntityType, type PairingSetRecord, type SensoryRecord, type Source,
+  type AliasAdditionRecord, type AmbiguityRecord, type OutOfScopeRecord, type PlaceNamesRecord, type EntityRecord, type EntityType, type PairingSetRecord, type SensoryRecord, type Source,
 } from './schema.ts';
 import { exactForm } from '../normalize.ts';
 
@@ -46,6 +46,8 @@ export interface KnowledgeBase {
   ambiguities: AmbiguityRecord[];
   /** terms for drinks outside the four domains */
   outOfScope: OutOfScopeRecord[];
+  /** country names people write (data/place-names.json); a query equal to one is never answered by a partial match */
+  placeNames: string[];
   draftCount: number;
 }
 
@@ -149,6 +151,39 @@ export function loadKnowledgeBase(dataDir: string): { kb: KnowledgeBase; problem
     if (allByKey.has(item.rec.key)) problems.push({ file: item.file, record: item.rec.key, field: 'key', message: 'duplicate entity key' });
     else allByKey.set(item.rec.key, item);
   }
+  // data/place-names.json: ISO country names. A country record whose code has a different ISO short
+  // name gets it as an alias ("Czech Republic" for Czechia); names with a comma are official long forms
+  // and only their head ("Korea") is kept, for the resolver's place-name check.
+  let placeNames: string[] = [];
+  const placeFile = path.join(dataDir, 'place-names.json');
+  if (fs.existsSync(placeFile)) {
+    const C = TypeCompiler.Compile(PlaceNamesSchema);
+    let raw: unknown = null;
+    try {
+      raw = JSON.parse(fs.readFileSync(placeFile, 'utf8'));
+    } catch (e) {
+      problems.push({ file: 'place-names.json', record: '-', field: '-', message: `not valid JSON: ${(e as Error).message}` });
+    }
+    if (raw !== null && !C.Check(raw)) problems.push({ file: 'place-names.json', record: '-', field: [...C.Errors(raw)][0]?.path ?? '/', message: 'does not fit the schema' });
+    else if (raw !== null) {
+      const pn = raw as PlaceNamesRecord;
+      needSource('place-names.json', '-', 'source', pn.source);
+      placeNames = pn.names.map((n) => n.name.split(',')[0]!.trim());
+      const countryByCode = new Map<string, { file: string; rec: EntityRecord }>();
+      for (const item of allByKey.values()) {
+        const r = item.rec;
+        if (r.type === 'wine_geography' && r.facts.level?.value === 'country' && typeof r.facts.country?.value === 'string' && r.review !== 'draft') countryByCode.set(r.facts.country.value, item);
+      }
+      for (const n of pn.names) {
+        const target = countryByCode.get(n.code);
+        if (!target || n.name.includes(',') || n.name.includes('(')) continue;
+        const r = target.rec;
+        if ([r.name, ...r.aliases.map((a) => a.name)].some((x) => exactForm(x) === exactForm(n.name))) continue;
+        target.rec = { ...r, aliases: [...r.aliases, { name: n.name, lang: 'en', kind: 'common_name', source: pn.source, locator: `${pn.locator}: ${n.code}` }] };
+      }
+    }
+  }
+
   // data/aliases/*.json: aliases added to records kept elsewhere (often files derived by a script)
   for (const { file, rec } of checkArray<AliasAdditionRecord>(AliasAdditionSchema, readJsonFiles(path.join(dataDir, 'aliases'), 'aliases', problems), recId, problems)) {
     const target = allByKey.get(rec.entity);
@@ -343,7 +378,7 @@ export function loadKnowledgeBase(dataDir: string): { kb: KnowledgeBase; problem
 
   const draftCount = all.length - served.length;
   return {
-    kb: { version, entities, byKey, byId: new Map(entities.map((e) => [e.id, e])), sources, ambiguities, outOfScope, draftCount },
+    kb: { version, entities, byKey, byId: new Map(entities.map((e) => [e.id, e])), sources, ambiguities, outOfScope, placeNames, draftCount },
     problems,
   };
 }

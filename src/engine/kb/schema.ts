@@ -271,6 +271,18 @@ export const OutOfScopeSchema = Type.Object(
 );
 export type OutOfScopeRecord = Static<typeof OutOfScopeSchema>;
 
+/** data/place-names.json: country names people write, with their ISO 3166-1 alpha-2 codes. */
+export const PlaceNamesSchema = Type.Object(
+  {
+    source: SourceKey,
+    locator: Str,
+    note: Type.Optional(Str),
+    names: Type.Array(Type.Object({ name: Str, code: Type.String({ pattern: '^[A-Z]{2}$' }) }, { additionalProperties: false })),
+  },
+  { additionalProperties: false },
+);
+export type PlaceNamesRecord = Static<typeof PlaceNamesSchema>;
+
 export const KbMetaSchema = Type.Object({ version: Str }, { additionalProperties: false });
 
 /** Confidence a pairing item or sensory expression may claim, by the authority of its source. */
