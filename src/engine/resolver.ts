@@ -615,11 +615,14 @@ function hasAtLeast(m: Map<number, Candidate>, score: number): boolean {
 
 /**
  * Words that qualify a drink without naming another one, as retail categories and catalogues use them:
- * origin and trade words ("american", "imported"), strength ("80 proof"), and style words of spirits
- * ("spiced", "straight"). Dropped only by the last-resort fallback.
+ * origin and trade words ("american", "imported"), strength ("80 proof"), style words of spirits
+ * ("spiced", "straight"), and the origin adjectives and family nouns beer catalogues put around a
+ * style name. Dropped only by the last-resort fallback, whose answers are never `resolved`.
  */
 export const QUALIFIERS: ReadonlySet<string> = new Set([
   'american', 'imported', 'import', 'domestic', 'misc', 'miscellaneous', 'other', 'premium', 'proof', 'low',
   'spiced', 'white', 'gold', 'golden', 'dark', 'aged', 'straight', 'single', 'barrel',
   'bottled', 'bond', 'mixto', 'agave', 'style', 'traditional', 'classic', 'contemporary',
+  // beer catalogues: origin adjectives and the family noun around a style name ("Munich Helles Lager")
+  'english', 'british', 'german', 'belgian', 'european', 'euro', 'international', 'ale', 'lager', 'beer', 'bier',
 ]);

@@ -414,6 +414,54 @@ describe('demand rules (issue 8): no confident wrong answers', () => {
     assert.ok(near.suggestions[0]!.score < RESOLVE_THRESHOLD);
   });
 
+  test('a country name is answered only by a name equal to it', () => {
+    const names: ResolvableName[] = [{ entity: 0, field: 'canonical', value: 'Indiana' }, { entity: 1, field: 'canonical', value: 'Colli Perugini' }];
+    const withPlaces = new Resolver(names, [], (a, b) => a - b, { placeNames: ['India', 'Peru'] });
+    for (const q of ['India', 'peru']) {
+      const r = withPlaces.resolve(q, 5);
+      assert.equal(r.state, 'unresolved', q);
+      assert.equal(r.coverage, 'unknown_term');
+    }
+    assert.equal(top(withPlaces.resolve('indiana', 5))!.entity, 0);
+    // without the place list a near-complete prefix of a one-word name is still never resolved
+    const bare = new Resolver(names, [], (a, b) => a - b);
+    assert.notEqual(bare.resolve('India', 5).state, 'resolved');
+  });
+
+  test('a partial match that leaves out an inner word of the name is never resolved', () => {
+    const r = buildKinds([['other', 'Wild Specialty Beer'], ['other', 'Belgian Dark Strong Ale'], ['other', 'Cabernet Sauvignon']]);
+    for (const q of ['Wild Beer', 'Belgian Dark Ale']) assert.notEqual(r.resolve(q, 5).state, 'resolved', q);
+    assert.equal(r.resolve('wild specialty', 5).state, 'resolved');
+    assert.equal(r.resolve('cab sauv', 5).state, 'resolved');
+  });
+
+  test('retail qualifiers and the head noun are a last resort, and never resolved', () => {
+    const r = buildKinds([['other', 'Vodka'], ['other', 'Gin'], ['other', 'London Gin', 'London Dry Gin'], ['other', 'Rum'], ['other', 'Munich Helles']]);
+    const cases: [string, number][] = [['AMERICAN VODKAS', 0], ['80 PROOF VODKA', 0], ['IMPORTED DRY GINS', 1], ['SPICED RUM', 3], ['PUERTO RICO & VIRGIN ISLANDS RUM', 3], ['Munich Helles Lager', 4]];
+    for (const [q, e] of cases) {
+      const res = r.resolve(q, 5);
+      assert.equal(res.state, 'ambiguous', q);
+      assert.equal(top(res)!.entity, e, q);
+      assert.ok(top(res)!.score <= 92, q);
+    }
+    // a name found whole never goes through the fallback
+    assert.equal(r.resolve('London Dry Gin', 5).state, 'resolved');
+    // nothing to keep: unresolved
+    assert.equal(r.resolve('AMERICAN IMPORTED', 5).state, 'unresolved');
+  });
+
+  test('real KB: country names and codes people write', () => {
+    assert.equal(kbResolve('US').keys[0], 'geo/us');
+    assert.equal(kbResolve('US').state, 'resolved');
+    const cz = kbResolve('Czech Republic');
+    assert.equal(cz.state, 'resolved');
+    assert.equal(cz.keys[0], 'geo/czechia');
+    const alias = sharedEngine().kb.byKey.get('geo/czechia')!.aliases.find((a) => a.name === 'Czech Republic')!;
+    assert.equal(alias.source, 'iso-3166-1');
+    assert.ok(sharedEngine().kb.sources.get('iso-3166-1')!.retrieved_via, 'the ISO list was read in a copy and says so');
+    assert.notEqual(kbResolve('India').state, 'resolved');
+  });
+
   test('real KB: cross-domain guesses are gone and out-of-scope drinks are named so', () => {
     for (const q of ['australia', 'mexico', 'chile']) assert.notEqual(kbResolve(q).state === 'resolved' && !kbResolve(q).keys[0]!.startsWith('geo/') ? 'bad' : 'ok', 'bad', q);
     for (const q of ['cider', 'sake', 'soju', 'mead', 'cocktails']) {
