@@ -357,9 +357,17 @@ export class Resolver {
       }
     }
     // a term for a drink outside the four domains ("cider", "junmai sake") gets no partial matches
-    out.outOfScope = tokens.some((t) => this.outOfScopeWords.has(t)) || this.outOfScopePhrases.some((p) => ` ${folded} `.includes(p));
+    for (const t of tokens) if (this.outOfScopeWords.has(t)) out.outOfScope = true;
+    if (!out.outOfScope && this.outOfScopePhrases.length && tokens.length > 1) {
+      const padded = ` ${folded} `;
+      for (const p of this.outOfScopePhrases) if (padded.includes(p)) out.outOfScope = true;
+    }
     if (!out.outOfScope && !out.place && (best.size === 0 || !shared) && !tokens.every(isWeakWord)) {
-      this.tokenMatches(tokens, cased, best, out.weakPartial);
+      // typo and abbreviation readings score at most 75: when a name equals the query they can change
+      // neither the top nor the state, so they are not sought
+      let named = false;
+      for (const c of best.values()) if (c.score >= 92) named = true;
+      this.tokenMatches(tokens, cased, best, out.weakPartial, named);
     }
     return out;
   }
@@ -414,10 +422,13 @@ export class Resolver {
    * Words are matched longest first (usually the rarest), and each later word only keeps names the
    * earlier words matched, so common words never build large maps.
    */
-  private tokenMatches(tokens: string[], cased: string[], best: Map<number, Candidate>, weakOut: Set<number>) {
+  private tokenMatches(tokens: string[], cased: string[], best: Map<number, Candidate>, weakOut: Set<number>, exactOnly = false) {
     // every query word must land on its own word (or words) of one name: more words than any name has cannot match
     if (tokens.length > this.mostWords) return;
-    const order = tokens.map((_, i) => i).sort((x, y) => tokens[y]!.length - tokens[x]!.length || x - y);
+    // rarest first: indexed words by how few names hold them, then the others longest first, so the
+    // running intersection (acc) is small from the start ("napa" before "valley")
+    const rarity = (i: number) => this.postings.get(tokens[i]!)?.length ?? Infinity;
+    const order = tokens.map((_, i) => i).sort((x, y) => rarity(x) - rarity(y) || tokens[y]!.length - tokens[x]!.length || x - y);
     let acc: Map<number, TokenHit> | null = null; // form → summed hit over the words so far
     for (const ti of order) {
       const t = tokens[ti]!;
@@ -441,7 +452,7 @@ export class Resolver {
       }
       // a query word that is itself a word of some name is taken as typed: no typo neighbours
       // a word more than two letters longer than every indexed word cannot be within two edits of one
-      const k = stop || this.postings.has(t) || t.length > this.longestWord + 2 ? 0 : typoBudget(t.length);
+      const k = exactOnly || stop || this.postings.has(t) || t.length > this.longestWord + 2 ? 0 : typoBudget(t.length);
       if (k > 0) {
         const seen = new Set<string>();
         HASHES.length = 0;
@@ -457,7 +468,7 @@ export class Resolver {
         }
       }
       const c = cased[ti] ?? t;
-      if (c !== t) {
+      if (c !== t && !exactOnly) {
         const split = abbreviationSplit(c);
         if (split) this.abbreviationMatches(t, split, hits, acc);
       }
