@@ -166,6 +166,8 @@ export const FACT_FIELDS: Record<EntityType, Record<string, 'string' | 'number' 
     srm: 'range',
     abv: 'range',
     tags: 'strings',
+    /** a named sub-style or historical style: the BJCP style or category entry it sits in */
+    parent: 'entity',
   },
 };
 
