@@ -57,6 +57,8 @@ export const PLACE_OVER_SYNONYM = 8;
 export const PART_PENALTY = 1;
 /** Fallback answers (qualifiers dropped, or the head noun alone) rank this much lower and are never resolved. */
 export const FALLBACK_PENALTY = 8;
+/** Below this many surviving names, later query words are tested against their words directly. */
+const DIRECT_SCAN_MAX = 48;
 export const AMBIGUITY_MARGIN = 3;
 export const PARTIAL_AMBIGUITY_MARGIN = 5;
 
@@ -434,38 +436,15 @@ export class Resolver {
       const t = tokens[ti]!;
       const stop = STOP_WORDS.has(t);
       const hits = new Map<number, TokenHit>();
-      if (this.postings.has(t)) this.addPostings(hits, acc, t, t, 0, 1);
-      if (!stop && (t.length >= 3 || (t.length === 2 && ti === tokens.length - 1 && tokens.length > 1))) {
-        // word prefix: the query word starts an index word
-        const sorted = this.sortedTokens;
-        let lo = 0;
-        let hi = sorted.length;
-        while (lo < hi) {
-          const mid = (lo + hi) >> 1;
-          if (sorted[mid]! < t) lo = mid + 1;
-          else hi = mid;
-        }
-        for (let i = lo; i < sorted.length && sorted[i]!.startsWith(t); i++) {
-          const tok = sorted[i]!;
-          if (tok !== t) this.addPostings(hits, acc, t, tok, 0, t.length / tok.length);
-        }
-      }
+      const prefixOk = !stop && (t.length >= 3 || (t.length === 2 && ti === tokens.length - 1 && tokens.length > 1));
       // a query word that is itself a word of some name is taken as typed: no typo neighbours
       // a word more than two letters longer than every indexed word cannot be within two edits of one
       const k = exactOnly || stop || this.postings.has(t) || t.length > this.longestWord + 2 ? 0 : typoBudget(t.length);
-      if (k > 0) {
-        const seen = new Set<string>();
-        HASHES.length = 0;
-        for (const d of deletionHashes(t, k, HASHES)) {
-          const toks = this.deleteIndex.get(d);
-          if (!toks) continue;
-          for (const tok of toks) {
-            if (seen.has(tok)) continue;
-            seen.add(tok);
-            const dist = damerau(t, tok, k);
-            if (dist <= k) this.addPostings(hits, acc, t, tok, dist, 1);
-          }
-        }
+      if (acc && acc.size <= DIRECT_SCAN_MAX) {
+        // few names left: test their words directly instead of walking long posting lists
+        this.scanForms(hits, acc, t, prefixOk, k);
+      } else {
+        this.indexedMatches(hits, acc, t, prefixOk, k);
       }
       const c = cased[ti] ?? t;
       if (c !== t && !exactOnly) {
@@ -485,6 +464,79 @@ export class Resolver {
       }
       acc = hits;
     }
+    this.offerPartials(tokens, acc, best, weakOut);
+  }
+
+  /** Whole-word, prefix and typo hits of query word `t` through the index (posting lists, sorted words, deletion hashes). */
+  private indexedMatches(hits: Map<number, TokenHit>, acc: Map<number, TokenHit> | null, t: string, prefixOk: boolean, k: number) {
+    {
+      if (this.postings.has(t)) this.addPostings(hits, acc, t, t, 0, 1);
+      if (prefixOk) {
+        // word prefix: the query word starts an index word
+        const sorted = this.sortedTokens;
+        let lo = 0;
+        let hi = sorted.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (sorted[mid]! < t) lo = mid + 1;
+          else hi = mid;
+        }
+        for (let i = lo; i < sorted.length && sorted[i]!.startsWith(t); i++) {
+          const tok = sorted[i]!;
+          if (tok !== t) this.addPostings(hits, acc, t, tok, 0, t.length / tok.length);
+        }
+      }
+      if (k > 0) {
+        const seen = new Set<string>();
+        HASHES.length = 0;
+        for (const d of deletionHashes(t, k, HASHES)) {
+          const toks = this.deleteIndex.get(d);
+          if (!toks) continue;
+          for (const tok of toks) {
+            if (seen.has(tok)) continue;
+            seen.add(tok);
+            const dist = damerau(t, tok, k);
+            if (dist <= k) this.addPostings(hits, acc, t, tok, dist, 1);
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * The same hits as indexedMatches, found by testing the words of the names still in `acc`: a word
+   * equal to `t`, two weighted words written together, a word or joined pair that `t` starts (joined
+   * only when `t` reaches into the second word), and a word within `k` edits (typo-indexed words only:
+   * four letters or more, not a stop word).
+   */
+  private scanForms(hits: Map<number, TokenHit>, acc: Map<number, TokenHit>, t: string, prefixOk: boolean, k: number) {
+    for (const formIdx of acc.keys()) {
+      const f = this.forms[formIdx]!;
+      const ws = f.tokens;
+      for (let w = 0; w < ws.length; w++) {
+        const word = ws[w]!;
+        const weight = f.weights[w]!;
+        const bit = w < 30 ? 1 << w : 0;
+        const head = w === f.first;
+        if (word === t) record(hits, formIdx, 0, false, weight, head, bit);
+        else if (prefixOk && word.startsWith(t)) record(hits, formIdx, 0, true, weight * (t.length / word.length), head, bit);
+        else if (k > 0 && word.length >= 4 && !STOP_WORDS.has(word) && Math.abs(word.length - t.length) <= k) {
+          const dist = damerau(t, word, k);
+          if (dist <= k) record(hits, formIdx, dist, false, weight, head, bit);
+        }
+        const next = ws[w + 1];
+        if (next === undefined || !weight || !f.weights[w + 1] || t.length <= word.length) continue;
+        const joined = word + next;
+        const bits = w < 30 ? 3 << w : 0;
+        const jhead = w === f.first || w + 1 === f.first;
+        if (joined === t) record(hits, formIdx, 0, false, weight + f.weights[w + 1]!, jhead, bits);
+        else if (prefixOk && joined.startsWith(t)) record(hits, formIdx, 0, true, (weight + f.weights[w + 1]!) * (t.length / joined.length), jhead, bits);
+      }
+    }
+  }
+
+  /** Scores every name that all query words reached (tiers 5 and 6) and marks the weak ones. */
+  private offerPartials(tokens: string[], acc: Map<number, TokenHit> | null, best: Map<number, Candidate>, weakOut: Set<number>) {
     if (!acc) return;
     const strong = new Set<number>();
     const weak = weakOut;
