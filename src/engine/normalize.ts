@@ -168,13 +168,18 @@ export function abbreviationSplit(cased: string): string[] | 'free' | null {
  * Optimal-string-alignment (restricted Damerau) distance, so a swap of two letters is one edit.
  * Gives up early and returns max+1 once the distance must exceed `max`.
  */
+let ROWS = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
+
 export function damerau(a: string, b: string, max: number): number {
   const la = a.length;
   const lb = b.length;
   if (Math.abs(la - lb) > max) return max + 1;
-  let prev2 = new Array<number>(lb + 1).fill(0);
-  let prev = new Array<number>(lb + 1);
-  let cur = new Array<number>(lb + 1);
+  // three reused rows (resolution is synchronous): no allocation per call
+  if (ROWS[0]!.length < lb + 1) ROWS = [new Int32Array(lb + 1), new Int32Array(lb + 1), new Int32Array(lb + 1)];
+  let prev2 = ROWS[0]!;
+  let prev = ROWS[1]!;
+  let cur = ROWS[2]!;
+  prev2.fill(0, 0, lb + 1);
   for (let j = 0; j <= lb; j++) prev[j] = j;
   for (let i = 1; i <= la; i++) {
     cur[0] = i;

@@ -58,7 +58,7 @@ export const PART_PENALTY = 1;
 /** Fallback answers (qualifiers dropped, or the head noun alone) rank this much lower and are never resolved. */
 export const FALLBACK_PENALTY = 8;
 /** Below this many surviving names, later query words are tested against their words directly. */
-const DIRECT_SCAN_MAX = 48;
+const DIRECT_SCAN_MAX = 64;
 export const AMBIGUITY_MARGIN = 3;
 export const PARTIAL_AMBIGUITY_MARGIN = 5;
 
@@ -486,21 +486,26 @@ export class Resolver {
           if (tok !== t) this.addPostings(hits, acc, t, tok, 0, t.length / tok.length);
         }
       }
-      if (k > 0) {
-        const seen = new Set<string>();
-        HASHES.length = 0;
-        for (const d of deletionHashes(t, k, HASHES)) {
-          const toks = this.deleteIndex.get(d);
-          if (!toks) continue;
-          for (const tok of toks) {
-            if (seen.has(tok)) continue;
-            seen.add(tok);
-            const dist = damerau(t, tok, k);
-            if (dist <= k) this.addPostings(hits, acc, t, tok, dist, 1);
-          }
-        }
+      if (k > 0) for (const [tok, dist] of this.typoNeighbours(t, k)) this.addPostings(hits, acc, t, tok, dist, 1);
+    }
+  }
+
+  /** Index words within `k` edits of `t` (Damerau), found through the deletion index, with their distance. */
+  private typoNeighbours(t: string, k: number): Map<string, number> {
+    const out = new Map<string, number>();
+    const seen = new Set<string>();
+    HASHES.length = 0;
+    for (const d of deletionHashes(t, k, HASHES)) {
+      const toks = this.deleteIndex.get(d);
+      if (!toks) continue;
+      for (const tok of toks) {
+        if (seen.has(tok)) continue;
+        seen.add(tok);
+        const dist = damerau(t, tok, k);
+        if (dist <= k) out.set(tok, dist);
       }
     }
+    return out;
   }
 
   /**
@@ -510,6 +515,7 @@ export class Resolver {
    * four letters or more, not a stop word).
    */
   private scanForms(hits: Map<number, TokenHit>, acc: Map<number, TokenHit>, t: string, prefixOk: boolean, k: number) {
+    const near = k > 0 ? this.typoNeighbours(t, k) : null;
     for (const formIdx of acc.keys()) {
       const f = this.forms[formIdx]!;
       const ws = f.tokens;
@@ -520,17 +526,19 @@ export class Resolver {
         const head = w === f.first;
         if (word === t) record(hits, formIdx, 0, false, weight, head, bit);
         else if (prefixOk && word.startsWith(t)) record(hits, formIdx, 0, true, weight * (t.length / word.length), head, bit);
-        else if (k > 0 && word.length >= 4 && !STOP_WORDS.has(word) && Math.abs(word.length - t.length) <= k) {
-          const dist = damerau(t, word, k);
-          if (dist <= k) record(hits, formIdx, dist, false, weight, head, bit);
+        else if (near !== null) {
+          const dist = near.get(word);
+          if (dist !== undefined) record(hits, formIdx, dist, false, weight, head, bit);
         }
         const next = ws[w + 1];
-        if (next === undefined || !weight || !f.weights[w + 1] || t.length <= word.length) continue;
-        const joined = word + next;
+        if (next === undefined || !weight || !f.weights[w + 1] || t.length <= word.length || !t.startsWith(word)) continue;
+        // t reaches into the next word: is it the two written together, or their start?
+        const joinedLength = word.length + next.length;
+        if (t.length > joinedLength || !next.startsWith(t.slice(word.length))) continue;
         const bits = w < 30 ? 3 << w : 0;
         const jhead = w === f.first || w + 1 === f.first;
-        if (joined === t) record(hits, formIdx, 0, false, weight + f.weights[w + 1]!, jhead, bits);
-        else if (prefixOk && joined.startsWith(t)) record(hits, formIdx, 0, true, (weight + f.weights[w + 1]!) * (t.length / joined.length), jhead, bits);
+        if (t.length === joinedLength) record(hits, formIdx, 0, false, weight + f.weights[w + 1]!, jhead, bits);
+        else if (prefixOk) record(hits, formIdx, 0, true, (weight + f.weights[w + 1]!) * (t.length / joinedLength), jhead, bits);
       }
     }
   }
@@ -591,15 +599,25 @@ export class Resolver {
    * pieces ("gru", "ve"); an all-capitals word ("DIPA", "NZ") may split anywhere into two or more.
    */
   private abbreviationMatches(t: string, split: string[] | 'free', hits: Map<number, TokenHit>, acc: Map<number, TokenHit> | null) {
-    const keys = new Set<string>();
-    if (split === 'free') for (let p = 1; p < t.length; p++) keys.add(t[0]! + t[p]!);
-    else keys.add(split[0]![0]! + split[1]![0]!);
-    for (const key of keys) {
-      for (const p of this.initials.get(key) ?? []) {
+    if (split !== 'free') {
+      for (const p of this.initials.get(split[0]![0]! + split[1]![0]!) ?? []) {
         if (acc && !acc.has(p.form)) continue;
         const f = this.forms[p.form]!;
-        const credit = split === 'free' ? this.freeSplit(t, 0, f, p.word, 0) : this.fixedSplit(split, f, p.word);
+        const credit = this.fixedSplit(split, f, p.word);
         if (credit > 0) record(hits, p.form, 0, true, credit, p.word <= f.first, 0, true);
+      }
+      return;
+    }
+    // any split: the first piece is t[0..cut), the second starts with t[cut]; the rest may split again
+    for (let cut = 1; cut < t.length; cut++) {
+      const first = t.slice(0, cut);
+      for (const p of this.initials.get(t[0]! + t[cut]!) ?? []) {
+        if (acc && !acc.has(p.form)) continue;
+        const f = this.forms[p.form]!;
+        const w = f.tokens[p.word]!;
+        if (!w.startsWith(first)) continue;
+        const rest = this.freeSplit(t, cut, f, p.word + 1, 1);
+        if (rest > 0) record(hits, p.form, 0, true, rest + f.weights[p.word]! * (cut / w.length), p.word <= f.first, 0, true);
       }
     }
   }
