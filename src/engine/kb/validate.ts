@@ -90,8 +90,8 @@ export function validateKnowledgeBase(dataDir: string, referenceDir: string): Va
   }
   if (bjcp) {
     const byId = new Map(bjcp.map((r) => [r.style_id, r]));
-    // sub-styles and historical styles (with a `parent`, without a `style_id`) are not rows of the table
-    for (const e of kb.entities.filter((x) => x.type === 'beer_style' && !(x.facts.parent && !x.facts.style_id))) {
+    // named sub-styles and category entries (no `style_id`: 21B's Black IPA, 27 Historical Beer) are not rows of the table
+    for (const e of kb.entities.filter((x) => x.type === 'beer_style' && x.facts.style_id)) {
       const id = e.facts.style_id?.value;
       const row = typeof id === 'string' ? byId.get(id) : undefined;
       if (!row) {
