@@ -105,4 +105,40 @@ describe('New World wine geographies', () => {
     assert.equal(a!.source, 'nw-bivb-press-burgundy');
     assert.equal(a!.lang, 'en');
   });
+
+  test('wine countries from the demand set: OIV member states and national wine texts, level country with ISO code', () => {
+    for (const [key, cc] of [['geo/israel', 'IL'], ['geo/lebanon', 'LB'], ['geo/turkey', 'TR'], ['geo/morocco', 'MA'], ['geo/switzerland', 'CH'], ['geo/north-macedonia', 'MK'], ['geo/bosnia-and-herzegovina', 'BA'], ['geo/ukraine', 'UA'], ['geo/tunisia', 'TN'], ['geo/albania', 'AL']]) {
+      assert.equal(e(key).facts.level?.value, 'country', key);
+      assert.equal(e(key).facts.country?.value, cc, key);
+      assert.equal(e(key).facts.parent, undefined, key);
+    }
+    assert.equal(e('geo/israel').facts.level?.source, 'nw-oiv-member-states-2018');
+    assert.ok(e('geo/turkey').aliases.some((a) => a.name === 'Türkiye'));
+    // Ukraine rests on a copy of the OIV page: marked, and not given the original's authority
+    const copy = kb.sources.get(e('geo/ukraine').facts.level!.source);
+    assert.equal(copy?.retrieved_via?.kind, 'mirror');
+    assert.notEqual(copy?.authority, kb.sources.get('nw-oiv-member-states-2018')?.authority);
+    assert.equal(e('geo/albania').facts.legal_reference?.source, 'nw-albania-law-8443-copy');
+  });
+
+  test('regions by their common name: Vallée du Rhône (Rhône Valley) and Provence under France, from official French texts', () => {
+    const r = e('geo/vallee-du-rhone');
+    assert.equal(r.facts.level?.value, 'region');
+    assert.equal(r.facts.parent?.value, 'geo/france');
+    assert.equal(kb.sources.get(r.facts.level!.source)?.authority, 'regulator');
+    assert.ok(r.aliases.some((a) => a.name === 'Rhône Valley' && a.lang === 'en'));
+    const p = e('geo/provence');
+    assert.equal(p.facts.parent?.value, 'geo/france');
+    assert.equal(kb.sources.get(p.facts.level!.source)?.retrieved_via?.kind, 'mirror');
+  });
+
+  test('exonyms: Tuscany, Loire Valley and Colchagua Valley on the official records', () => {
+    for (const [key, name, src] of [['geo/toscano', 'Tuscany', 'nw-qualigeo-toscano-pgi'], ['geo/val-de-loire', 'Loire Valley', 'nw-interloire-en'], ['geo/valle-de-colchagua', 'Colchagua Valley', 'nw-winesofchile-colchagua']]) {
+      const a = e(key).aliases.find((x) => x.name === name);
+      assert.ok(a, `${key} has ${name}`);
+      assert.equal(a!.source, src);
+      assert.equal(a!.lang, 'en');
+    }
+    assert.equal(kb.sources.get('nw-interloire-en')?.authority, 'official_regional_wine_body');
+  });
 });
