@@ -132,8 +132,8 @@ describe('New World wine geographies', () => {
     assert.equal(kb.sources.get(p.facts.level!.source)?.retrieved_via?.kind, 'mirror');
   });
 
-  test('exonyms: Tuscany, Loire Valley and Colchagua Valley on the official records', () => {
-    for (const [key, name, src] of [['geo/toscano', 'Tuscany', 'nw-qualigeo-toscano-pgi'], ['geo/val-de-loire', 'Loire Valley', 'nw-interloire-en'], ['geo/valle-de-colchagua', 'Colchagua Valley', 'nw-winesofchile-colchagua']]) {
+  test('English names: Tuscany, Loire Valley, Colchagua Valley and Mendoza Province on the official records', () => {
+    for (const [key, name, src] of [['geo/toscano', 'Tuscany', 'nw-qualigeo-toscano-pgi'], ['geo/val-de-loire', 'Loire Valley', 'nw-interloire-en'], ['geo/valle-de-colchagua', 'Colchagua Valley', 'nw-winesofchile-colchagua'], ['geo/mendoza', 'Mendoza Province', 'nw-wikipedia-mendoza-wine']]) {
       const a = e(key).aliases.find((x) => x.name === name);
       assert.ok(a, `${key} has ${name}`);
       assert.equal(a!.source, src);
