@@ -301,6 +301,8 @@ const EXONYMS = [
   { entity: 'geo/bourgogne', aliases: [{ name: 'Burgundy', lang: 'en', kind: 'common_name', source: 'nw-bivb-press-burgundy', locator: 'press release (English): "press conference for Burgundy wines"; "City of Wines and Climates of Burgundy"' }] },
   { entity: 'geo/toscano', aliases: [{ name: 'Tuscany', lang: 'en', kind: 'common_name', source: 'nw-qualigeo-toscano-pgi', locator: 'Production Area: the Toscana PGI or Toscano PGI area lies in the provinces listed, "in the Tuscany region"' }] },
   { entity: 'geo/val-de-loire', aliases: [{ name: 'Loire Valley', lang: 'en', kind: 'common_name', source: 'nw-interloire-en', locator: 'para. 1: InterLoire (Interprofession des Vins du Val de Loire), "the Interprofessional body for Loire Valley wines"' }] },
+  // a complementary mention of the Beaujolais PDO, cited to its cahier des charges (source kept in data/sources/geographies-famous.json)
+  { entity: 'geo/beaujolais', aliases: [{ name: 'Beaujolais Villages', lang: 'fr', kind: 'protected_name', source: 'inao-cdc-beaujolais', locator: 'Chapitre Ier, II. 2°: the name of the appellation may be followed by the mention « Villages »' }] },
   { entity: 'geo/mendoza', aliases: [{ name: 'Mendoza Province', lang: 'en', kind: 'common_name', source: 'nw-wikipedia-mendoza-wine', locator: 'opening sentence: "Mendoza Province is Argentina\'s most important wine region"' }] },
   { entity: 'geo/valle-de-colchagua', aliases: [{ name: 'Colchagua Valley', lang: 'en', kind: 'common_name', source: 'nw-winesofchile-colchagua', locator: 'heading: Colchagua Valley; D.O.: Central Valley / Rapel' }] },
 ];
