@@ -52,6 +52,8 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
   'el', 'los', 'las', 'y', 'do', 'dos', 'das', 'o', 'os', 'i',
   // de
   'der', 'die', 'das', 'und', 'von', 'am', 'im',
+  // "American-Style", "German-Style": the Brewers Association's mark of a style named after a place
+  'style',
 ]);
 
 export const GENERIC_WORDS: ReadonlySet<string> = new Set([
