@@ -241,7 +241,8 @@ export class Resolver {
           const next = tokens[w + 1];
           if (next === undefined) return;
           if (weights[w] && weights[w + 1]) post(this.postings, t + next, { form: formIdx, word: w, span: 2 });
-          post(this.initials, t[0]! + next[0]!, { form: formIdx, word: w, span: 2 });
+          // an abbreviation never starts on a stop word ("d'Alba", "de la"): those pairs are not indexed
+          if (weights[w]) post(this.initials, t[0]! + next[0]!, { form: formIdx, word: w, span: 2 });
         });
       }
     });
