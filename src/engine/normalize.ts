@@ -90,12 +90,14 @@ function abbreviationVariants(folded: string): string[] {
 // Spelling variants of one word across taxonomies: the query and every index name are also
 // written with the second form, so either spelling finds the other.
 const RESPELL: Record<string, string> = { pilsener: 'pilsner', pilsen: 'pilsner', flavored: 'flavoured', flavor: 'flavour' };
-const RESPELL_HINT = /pils|flavor/;
+const RESPELL_HINT = /pils|flavor|india pale ale/;
+// "IPA" is the abbreviation of "India Pale Ale": the Brewers Association writes the one, BJCP the other
+const IPA = /\bindia pale ales?\b/g;
 
 /** The folded string with variant spellings replaced (returned unchanged when none occurs). */
 export function respell(folded: string): string {
   if (!RESPELL_HINT.test(folded)) return folded;
-  return folded.split(' ').map((w) => RESPELL[w] ?? w).join(' ');
+  return folded.replace(IPA, 'ipa').split(' ').map((w) => RESPELL[w] ?? w).join(' ');
 }
 
 const withUmlautE = (exact: string) => exact.replace(/[äöü]/g, (c) => UMLAUT_E[c]!);

@@ -301,7 +301,8 @@ export class Resolver {
     this.placesBeatSynonyms(best);
     for (const e of whole.weakPartial) if (!PARTIAL.has(best.get(e)!.matchedOn)) whole.weakPartial.delete(e);
     let fallback = false;
-    if (!whole.empty && !whole.outOfScope && !place && !hasAtLeast(best, RESOLVE_THRESHOLD)) fallback = this.fallback(whole.tokens, best);
+    // the fallback also runs when every candidate that reaches 55 is only a weak partial match
+    if (!whole.empty && !whole.outOfScope && !place && !hasStrong(best, whole.weakPartial)) fallback = this.fallback(whole.tokens, best);
 
     const ranked: Candidate[] = [];
     const below: Candidate[] = [];
@@ -383,14 +384,18 @@ export class Resolver {
    */
   private fallback(tokens: string[], best: Map<number, Candidate>): boolean {
     const found = new Map<number, Candidate>();
-    const kept = tokens.filter((t) => !QUALIFIERS.has(t) && !/^\d+$/.test(t));
-    if (kept.length > 0 && kept.length < tokens.length) {
+    // origin and trade words first ("AMERICAN WHITE IPA" → "white ipa"), then every qualifier ("WHITE RUM" → "rum")
+    for (const drop of [ORIGIN_QUALIFIERS, QUALIFIERS]) {
+      const kept = tokens.filter((t) => !drop.has(t) && !/^\d+$/.test(t));
+      if (kept.length === 0 || kept.length === tokens.length) continue;
       for (const part of [kept.join(' '), ...queryParts(kept.join(' '), kept, (t) => this.postings.has(t))]) {
         const r = this.collect(part, found);
         for (const e of r.weakPartial) if (PARTIAL.has(found.get(e)?.matchedOn ?? 'canonical')) found.delete(e);
       }
+      if (hasAtLeast(found, RESOLVE_THRESHOLD)) break;
     }
-    if (!hasAtLeast(found, RESOLVE_THRESHOLD) && tokens.length > 1) {
+    // the head noun alone only when nothing at all reached the threshold (a weak partial match ranks above it)
+    if (!hasAtLeast(found, RESOLVE_THRESHOLD) && !hasAtLeast(best, RESOLVE_THRESHOLD) && tokens.length > 1) {
       const head = tokens[tokens.length - 1]!;
       const heads = [head, ...queryParts(head, [head], (t) => this.postings.has(t))];
       const exact = new Map<number, Candidate>();
@@ -690,6 +695,11 @@ export function queryParts(q: string, qTokens: string[], isIndexWord: (folded: s
   return [...parts].filter((p) => p.trim());
 }
 
+function hasStrong(m: Map<number, Candidate>, weak: Set<number>): boolean {
+  for (const c of m.values()) if (c.score >= RESOLVE_THRESHOLD && !weak.has(c.entity)) return true;
+  return false;
+}
+
 function hasAtLeast(m: Map<number, Candidate>, score: number): boolean {
   for (const c of m.values()) if (c.score >= score) return true;
   return false;
@@ -701,10 +711,16 @@ function hasAtLeast(m: Map<number, Candidate>, score: number): boolean {
  * ("spiced", "straight"), and the origin adjectives and family nouns beer catalogues put around a
  * style name. Dropped only by the last-resort fallback, whose answers are never `resolved`.
  */
-export const QUALIFIERS: ReadonlySet<string> = new Set([
+export const ORIGIN_QUALIFIERS: ReadonlySet<string> = new Set([
   'american', 'imported', 'import', 'domestic', 'misc', 'miscellaneous', 'other', 'premium', 'proof', 'low',
-  'spiced', 'white', 'gold', 'golden', 'dark', 'aged', 'straight', 'single', 'barrel',
-  'bottled', 'bond', 'mixto', 'agave', 'style', 'traditional', 'classic', 'contemporary',
-  // beer catalogues: origin adjectives and the family noun around a style name ("Munich Helles Lager")
-  'english', 'british', 'german', 'belgian', 'european', 'euro', 'international', 'ale', 'lager', 'beer', 'bier',
+  'style', 'traditional', 'classic', 'contemporary',
+  // beer catalogues: origin adjectives around a style name
+  'english', 'british', 'german', 'belgian', 'european', 'euro', 'international',
+]);
+
+export const QUALIFIERS: ReadonlySet<string> = new Set([
+  ...ORIGIN_QUALIFIERS,
+  'spiced', 'white', 'gold', 'golden', 'dark', 'aged', 'straight', 'single', 'barrel', 'bottled', 'bond', 'mixto', 'agave',
+  // beer catalogues: the family noun after a style name ("Munich Helles Lager")
+  'ale', 'lager', 'beer', 'bier',
 ]);

@@ -473,3 +473,31 @@ describe('demand rules (issue 8): no confident wrong answers', () => {
     }
   });
 });
+
+describe('catalogue forms (issue 8, second round)', () => {
+  test('"India Pale Ale" and "IPA" are one spelling, on both sides', () => {
+    const names: ResolvableName[] = [
+      { entity: 0, field: 'canonical', value: 'English IPA' },
+      { entity: 1, field: 'canonical', value: 'American-Style India Pale Ale' },
+    ];
+    const r = new Resolver(names, [], (a, b) => a - b);
+    assert.equal(top(r.resolve('English India Pale Ale', 5))!.entity, 0);
+    assert.equal(top(r.resolve('American IPA', 5))!.entity, 1);
+    assert.equal(r.resolve('American IPA', 5).state, 'resolved');
+  });
+
+  test('origin words are dropped before style words; the head noun never outranks a partial match', () => {
+    const names: ResolvableName[] = [
+      { entity: 0, field: 'canonical', value: 'White IPA' },
+      { entity: 1, field: 'canonical', value: 'IPA Argenta' },
+      { entity: 2, field: 'canonical', value: 'Whiskey' },
+      { entity: 3, field: 'canonical', value: 'Malt Irish Whiskey' },
+    ];
+    const r = new Resolver(names, [], (a, b) => a - b);
+    const white = r.resolve('American White IPA', 5);
+    assert.equal(top(white)!.entity, 0);
+    assert.equal(white.state, 'ambiguous');
+    // "malt whiskey" reaches a partial name: the bare head noun "Whiskey" does not jump above it
+    assert.equal(top(r.resolve('Malt whiskey', 5))!.entity, 3);
+  });
+});
