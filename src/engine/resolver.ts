@@ -475,25 +475,23 @@ export class Resolver {
 
   /** Whole-word, prefix and typo hits of query word `t` through the index (posting lists, sorted words, deletion hashes). */
   private indexedMatches(hits: Map<number, TokenHit>, acc: Map<number, TokenHit> | null, t: string, prefixOk: boolean, k: number) {
-    {
-      if (this.postings.has(t)) this.addPostings(hits, acc, t, t, 0, 1);
-      if (prefixOk) {
-        // word prefix: the query word starts an index word
-        const sorted = this.sortedTokens;
-        let lo = 0;
-        let hi = sorted.length;
-        while (lo < hi) {
-          const mid = (lo + hi) >> 1;
-          if (sorted[mid]! < t) lo = mid + 1;
-          else hi = mid;
-        }
-        for (let i = lo; i < sorted.length && sorted[i]!.startsWith(t); i++) {
-          const tok = sorted[i]!;
-          if (tok !== t) this.addPostings(hits, acc, t, tok, 0, t.length / tok.length);
-        }
+    if (this.postings.has(t)) this.addPostings(hits, acc, t, t, 0, 1);
+    if (prefixOk) {
+      // word prefix: the query word starts an index word
+      const sorted = this.sortedTokens;
+      let lo = 0;
+      let hi = sorted.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (sorted[mid]! < t) lo = mid + 1;
+        else hi = mid;
       }
-      if (k > 0) for (const [tok, dist] of this.typoNeighbours(t, k)) this.addPostings(hits, acc, t, tok, dist, 1);
+      for (let i = lo; i < sorted.length && sorted[i]!.startsWith(t); i++) {
+        const tok = sorted[i]!;
+        if (tok !== t) this.addPostings(hits, acc, t, tok, 0, t.length / tok.length);
+      }
     }
+    if (k > 0) for (const [tok, dist] of this.typoNeighbours(t, k)) this.addPostings(hits, acc, t, tok, dist, 1);
   }
 
   /** Index words within `k` edits of `t` (Damerau), found through the deletion index, with their distance. */
@@ -517,8 +515,8 @@ export class Resolver {
   /**
    * The same hits as indexedMatches, found by testing the words of the names still in `acc`: a word
    * equal to `t`, two weighted words written together, a word or joined pair that `t` starts (joined
-   * only when `t` reaches into the second word), and a word within `k` edits (typo-indexed words only:
-   * four letters or more, not a stop word).
+   * only when `t` reaches into the second word), and a word within `k` edits (the typo neighbours
+   * the deletion index gives).
    */
   private scanForms(hits: Map<number, TokenHit>, acc: Map<number, TokenHit>, t: string, prefixOk: boolean, k: number) {
     const near = k > 0 ? this.typoNeighbours(t, k) : null;

@@ -86,6 +86,18 @@ function readJsonFiles(dir: string, rel: string, problems: Problem[]): { file: s
     });
 }
 
+/** One JSON file at the root of data/, if present (a missing file is no problem). */
+function readRootFile(dataDir: string, name: string, problems: Problem[]): { file: string; data: unknown }[] {
+  const p = path.join(dataDir, name);
+  if (!fs.existsSync(p)) return [];
+  try {
+    return [{ file: name, data: JSON.parse(fs.readFileSync(p, 'utf8')) as unknown }];
+  } catch (e) {
+    problems.push({ file: name, record: '-', field: '-', message: `not valid JSON: ${(e as Error).message}` });
+    return [];
+  }
+}
+
 function checkArray<T>(schema: TSchema, files: { file: string; data: unknown }[], idOf: (r: any, i: number) => string, problems: Problem[]) {
   const C = TypeCompiler.Compile(schema);
   const out: { file: string; rec: T }[] = [];
@@ -155,32 +167,26 @@ export function loadKnowledgeBase(dataDir: string): { kb: KnowledgeBase; problem
   // name gets it as an alias ("Czech Republic" for Czechia); names with a comma are official long forms
   // and only their head ("Korea") is kept, for the resolver's place-name check.
   let placeNames: string[] = [];
-  const placeFile = path.join(dataDir, 'place-names.json');
-  if (fs.existsSync(placeFile)) {
+  for (const { file, data } of readRootFile(dataDir, 'place-names.json', problems)) {
     const C = TypeCompiler.Compile(PlaceNamesSchema);
-    let raw: unknown = null;
-    try {
-      raw = JSON.parse(fs.readFileSync(placeFile, 'utf8'));
-    } catch (e) {
-      problems.push({ file: 'place-names.json', record: '-', field: '-', message: `not valid JSON: ${(e as Error).message}` });
+    if (!C.Check(data)) {
+      problems.push({ file, record: '-', field: [...C.Errors(data)][0]?.path ?? '/', message: 'does not fit the schema' });
+      continue;
     }
-    if (raw !== null && !C.Check(raw)) problems.push({ file: 'place-names.json', record: '-', field: [...C.Errors(raw)][0]?.path ?? '/', message: 'does not fit the schema' });
-    else if (raw !== null) {
-      const pn = raw as PlaceNamesRecord;
-      needSource('place-names.json', '-', 'source', pn.source);
-      placeNames = pn.names.map((n) => n.name.split(',')[0]!.trim());
-      const countryByCode = new Map<string, { file: string; rec: EntityRecord }>();
-      for (const item of allByKey.values()) {
-        const r = item.rec;
-        if (r.type === 'wine_geography' && r.facts.level?.value === 'country' && typeof r.facts.country?.value === 'string' && r.review !== 'draft') countryByCode.set(r.facts.country.value, item);
-      }
-      for (const n of pn.names) {
-        const target = countryByCode.get(n.code);
-        if (!target || n.name.includes(',') || n.name.includes('(')) continue;
-        const r = target.rec;
-        if ([r.name, ...r.aliases.map((a) => a.name)].some((x) => exactForm(x) === exactForm(n.name))) continue;
-        target.rec = { ...r, aliases: [...r.aliases, { name: n.name, lang: 'en', kind: 'common_name', source: pn.source, locator: `${pn.locator}: ${n.code}` }] };
-      }
+    const pn = data as PlaceNamesRecord;
+    needSource(file, '-', 'source', pn.source);
+    placeNames = pn.names.map((n) => n.name.split(',')[0]!.trim());
+    const countryByCode = new Map<string, { file: string; rec: EntityRecord }>();
+    for (const item of allByKey.values()) {
+      const r = item.rec;
+      if (r.type === 'wine_geography' && r.facts.level?.value === 'country' && typeof r.facts.country?.value === 'string' && r.review !== 'draft') countryByCode.set(r.facts.country.value, item);
+    }
+    for (const n of pn.names) {
+      const target = countryByCode.get(n.code);
+      if (!target || n.name.includes(',') || n.name.includes('(')) continue;
+      const r = target.rec;
+      if ([r.name, ...r.aliases.map((a) => a.name)].some((x) => exactForm(x) === exactForm(n.name))) continue;
+      target.rec = { ...r, aliases: [...r.aliases, { name: n.name, lang: 'en', kind: 'common_name', source: pn.source, locator: `${pn.locator}: ${n.code}` }] };
     }
   }
 
@@ -254,7 +260,7 @@ export function loadKnowledgeBase(dataDir: string): { kb: KnowledgeBase; problem
   const ambiguities = checkArray<AmbiguityRecord>(
     AmbiguitySchema,
     [
-      ...(fs.existsSync(path.join(dataDir, 'ambiguities.json')) ? readJsonFiles(dataDir, '.', problems).filter((f) => f.file === './ambiguities.json') : []),
+      ...readRootFile(dataDir, 'ambiguities.json', problems),
       ...readJsonFiles(path.join(dataDir, 'ambiguities'), 'ambiguities', problems),
     ],
     recId,
@@ -314,7 +320,7 @@ export function loadKnowledgeBase(dataDir: string): { kb: KnowledgeBase; problem
   // out of scope: drinks the service does not cover. A term must not be the name of an entity.
   const outOfScope = checkArray<OutOfScopeRecord>(
     OutOfScopeSchema,
-    fs.existsSync(path.join(dataDir, 'out-of-scope.json')) ? readJsonFiles(dataDir, '.', problems).filter((f) => f.file === './out-of-scope.json') : [],
+    readRootFile(dataDir, 'out-of-scope.json', problems),
     recId,
     problems,
   ).map((x) => x.rec);

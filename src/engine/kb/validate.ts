@@ -163,16 +163,14 @@ export function validateKnowledgeBase(dataDir: string, referenceDir: string): Va
       const own = names(e);
       // "A (B / C) / D (E / F)": also the parts split outside brackets, each with and without its bracket
       const forms = row.names.flatMap((n) => [n, n.split('(')[0]!, n.replace(/[()]/g, ' ')]);
-      for (const whole of [row.names.join(' / ')]) {
-        let depth = 0;
-        let part = '';
-        for (const ch of `${whole} / `) {
-          depth += ch === '(' ? 1 : ch === ')' ? -1 : 0;
-          part += ch;
-          if (depth === 0 && part.endsWith(' / ')) {
-            forms.push(part.slice(0, -3), part.slice(0, -3).split('(')[0]!);
-            part = '';
-          }
+      let depth = 0;
+      let part = '';
+      for (const ch of `${row.names.join(' / ')} / `) {
+        depth += ch === '(' ? 1 : ch === ')' ? -1 : 0;
+        part += ch;
+        if (depth === 0 && part.endsWith(' / ')) {
+          forms.push(part.slice(0, -3), part.slice(0, -3).split('(')[0]!);
+          part = '';
         }
       }
       if (!forms.some((n) => own.has(fold(exactForm(n))))) {
