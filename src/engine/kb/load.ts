@@ -7,7 +7,7 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { TSchema } from '@sinclair/typebox';
 import { v5 as uuidv5 } from 'uuid';
 import {
-  AliasAdditionSchema, AmbiguitySchema, OutOfScopeSchema, PlaceNamesSchema, CONFIDENCE_BY_AUTHORITY, DOMAIN_OF, EntityRecordSchema, FACT_FIELDS, GEO_LEVELS,
+  AliasAdditionSchema, AmbiguitySchema, OutOfScopeSchema, PlaceNamesSchema, CONFIDENCE_BY_AUTHORITY, copyCeiling, DOMAIN_OF, EntityRecordSchema, FACT_FIELDS, GEO_LEVELS,
   KEY_FAMILY, KbMetaSchema, PairingSetSchema, SensorySchema, SourceSchema,
   type AliasAdditionRecord, type AmbiguityRecord, type OutOfScopeRecord, type PlaceNamesRecord, type EntityRecord, type EntityType, type PairingSetRecord, type SensoryRecord, type Source,
 } from './schema.ts';
@@ -337,7 +337,6 @@ export function loadKnowledgeBase(dataDir: string): { kb: KnowledgeBase; problem
       problems.push({ file, record: rec.expression_key, field: 'entity', message: `"${rec.entity}" is not a served entity` });
       continue;
     }
-    if (target.domain !== 'wine') problems.push({ file, record: rec.expression_key, field: 'entity', message: 'sensory expressions are for wine entities' });
     if (seenExpr.has(rec.expression_key)) problems.push({ file, record: rec.expression_key, field: 'expression_key', message: 'duplicate' });
     seenExpr.add(rec.expression_key);
     const supported = new Set<string>();
@@ -357,29 +356,44 @@ export function loadKnowledgeBase(dataDir: string): { kb: KnowledgeBase; problem
     if (rec.review_status !== 'draft') target.sensory.push(rec);
   }
 
-  // pairings
+  // pairings: one or more verified sets per entity (several files may hold sets for one entity,
+  // one per publisher); they are merged into one set whose guidance_version is the latest.
+  const pairingKeys = new Map<string, Set<string>>();
   for (const { file, rec } of checkArray<PairingSetRecord>(PairingSetSchema, readJsonFiles(path.join(dataDir, 'pairings'), 'pairings', problems), recId, problems)) {
     const target = byKey.get(rec.entity);
     if (!target) {
       problems.push({ file, record: rec.entity, field: 'entity', message: `"${rec.entity}" is not a served entity` });
       continue;
     }
-    const keys = new Set<string>();
+    let keys = pairingKeys.get(rec.entity);
+    if (!keys) pairingKeys.set(rec.entity, (keys = new Set<string>()));
     rec.items.forEach((it, i) => {
       const where = { file, record: rec.entity, field: `items[${i}]` };
       const src = sources.get(it.source_key);
       if (!src) problems.push({ ...where, field: `${where.field}.source_key`, message: `unknown source "${it.source_key}"` });
       else {
-        const max = CONFIDENCE_BY_AUTHORITY[src.authority];
-        if (max === undefined) problems.push({ ...where, field: `${where.field}.source_key`, message: `a ${src.authority} source is not pairing evidence` });
-        else if (it.confidence > max + 1e-9) problems.push({ ...where, field: `${where.field}.confidence`, message: `exceeds ${max}, the ceiling for ${src.authority}` });
+        const ceiling = CONFIDENCE_BY_AUTHORITY[src.authority];
+        if (ceiling === undefined) problems.push({ ...where, field: `${where.field}.source_key`, message: `a ${src.authority} source is not pairing evidence` });
+        else {
+          // Text read in a copy (retrieved_via) is capped one authority class lower.
+          const max = src.retrieved_via ? copyCeiling(ceiling) : ceiling;
+          if (it.confidence > max + 1e-9) problems.push({ ...where, field: `${where.field}.confidence`, message: src.retrieved_via ? `exceeds ${max}: the source was read in a copy (retrieved_via), which caps ${src.authority} (${ceiling}) one class lower` : `exceeds ${max}, the ceiling for ${src.authority}` });
+        }
       }
-      const scopeKey = `${it.pairing_key}|${it.style_scope}|${it.geography_scope}|${it.wine_age_scope}|${it.sweetness_scope}`;
+      const scopeKey = `${it.pairing_key}|${it.style_scope}|${it.geography_scope}|${it.wine_age_scope}|${it.sweetness_scope}|${it.oak_scope}|${it.serving_scope}`;
       if (keys.has(scopeKey)) problems.push({ ...where, field: `${where.field}.pairing_key`, message: `duplicate item "${it.pairing_key}" in the same scope` });
       keys.add(scopeKey);
     });
-    if (target.pairing) problems.push({ file, record: rec.entity, field: 'entity', message: 'a second pairing set for the same entity; merge them' });
-    else if (rec.review === 'verified') target.pairing = rec;
+    if (rec.review !== 'verified') continue;
+    if (!target.pairing) target.pairing = rec;
+    else {
+      const prev = target.pairing;
+      target.pairing = {
+        ...prev,
+        guidance_version: prev.guidance_version >= rec.guidance_version ? prev.guidance_version : rec.guidance_version,
+        items: [...prev.items, ...rec.items],
+      };
+    }
   }
 
   const draftCount = all.length - served.length;

@@ -295,3 +295,9 @@ export const CONFIDENCE_BY_AUTHORITY: Partial<Record<(typeof AUTHORITIES)[number
   educational_body: 0.75,
   wine_press: 0.6,
 };
+
+/** Confidence classes, highest first: text read in a copy (`retrieved_via`) is capped one class lower. */
+const CONFIDENCE_CLASSES = [0.9, 0.8, 0.75, 0.6, 0.5];
+export function copyCeiling(ceiling: number): number {
+  return CONFIDENCE_CLASSES.find((c) => c < ceiling - 1e-9) ?? ceiling;
+}
