@@ -10,7 +10,8 @@ import { loadConfig, ConfigError, type Config } from '../config.ts';
 import { openAccountStore } from '../bootstrap.ts';
 import { generateKey, newKeyId } from '../gateway/keys.ts';
 import { monthBounds, monthPeriod, type AccountStore, type ApiKeyRecord } from '../store/ports.ts';
-import { kbStats, validateKnowledgeBase } from '../engine/kb/validate.ts';
+import { validateKnowledgeBase } from '../engine/kb/validate.ts';
+import { kbStats } from '../engine/kb/stats.ts';
 
 class UsageError extends Error {}
 
