@@ -74,6 +74,21 @@ test('admin kb validate passes on the shipped knowledge base and kb stats counts
   assert.ok(stats.families.beer_style.entities >= 110);
   assert.equal(typeof stats.wine_geographies_by_country.IT, 'number');
   assert.ok(stats.out_of_scope_terms > 0);
+  // evidence per domain adds up to the family counts, and every pairing item has one publisher
+  const ev = stats.evidence;
+  const sum = (k: string) => Object.values(ev.by_domain).reduce((n: number, d: any) => n + d[k], 0);
+  assert.equal(sum('pairing_entities'), stats.totals.entities_with_verified_pairings);
+  assert.equal(sum('pairing_items'), stats.totals.pairing_items);
+  assert.equal(sum('sensory_expressions'), stats.totals.sensory_expressions);
+  assert.equal(ev.pairing_publishers.reduce((n: number, p: any) => n + p.items, 0), stats.totals.pairing_items);
+  assert.equal(ev.largest_publisher_share, ev.pairing_publishers[0].share);
+  for (const d of Object.values(ev.by_domain) as any[]) {
+    assert.equal(Object.values(d.pairing_items_by_authority).reduce((n: number, x: any) => n + x, 0), d.pairing_items);
+    assert.ok(d.pairing_items_with_retrieved_via <= d.pairing_items);
+  }
+  // the 50 most-asked entities of the demand set: counted, and the ones without evidence named
+  assert.equal(ev.most_asked_50.with_evidence + ev.most_asked_50.without_evidence.length, 50);
+  assert.ok(ev.most_asked_50.without_evidence.every((k: string) => typeof k === 'string' && k.includes('/')));
 });
 
 test('kb validate names file, record and field of a broken record and exits non-zero', () => {

@@ -1,5 +1,86 @@
 // `admin kb stats`: counts of what the knowledge base holds, per family and per domain.
-import { loadKnowledgeBase } from './load.ts';
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadKnowledgeBase, type KnowledgeBase } from './load.ts';
+
+const DEMAND_FILE = path.join('test', 'resolve', 'demand-queries.json');
+
+/**
+ * The most-asked entity keys of the demand set (test/resolve/demand-queries.json, built from public
+ * data of what people write): each query's weight is taken as a share of its source's total, so
+ * every source counts equally, and a query's share goes to the first key of its label.
+ * Returns null when the demand file is not beside the data folder.
+ */
+export function mostAskedKeys(dataDir: string, n: number): string[] | null {
+  const file = path.join(path.dirname(path.resolve(dataDir)), DEMAND_FILE);
+  if (!fs.existsSync(file)) return null;
+  const { queries } = JSON.parse(fs.readFileSync(file, 'utf8')) as {
+    queries: { source: string; weight: number; expect: { kind: string; keys?: string[] } }[];
+  };
+  const perSource = new Map<string, number>();
+  for (const q of queries) perSource.set(q.source, (perSource.get(q.source) ?? 0) + q.weight);
+  const share = new Map<string, number>();
+  for (const q of queries) {
+    const key = q.expect.kind === 'entity' ? q.expect.keys?.[0] : undefined;
+    if (key) share.set(key, (share.get(key) ?? 0) + q.weight / perSource.get(q.source)!);
+  }
+  return [...share.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, n).map(([k]) => k);
+}
+
+/** Evidence per domain: pairing and sensory coverage, items by authority class, copies. */
+function evidenceStats(kb: KnowledgeBase, dataDir: string) {
+  const domains = ['wine', 'spirits', 'beer'] as const;
+  const publisherItems = new Map<string, number>();
+  let allItems = 0;
+  const perDomain = Object.fromEntries(domains.map((d) => {
+    const es = kb.entities.filter((e) => e.domain === d);
+    const byAuthority: Record<string, number> = {};
+    let items = 0;
+    let viaCopy = 0;
+    let sensoryViaCopy = 0;
+    for (const e of es) {
+      for (const it of e.pairing?.items ?? []) {
+        const src = kb.sources.get(it.source_key);
+        items++;
+        allItems++;
+        if (src) {
+          byAuthority[src.authority] = (byAuthority[src.authority] ?? 0) + 1;
+          publisherItems.set(src.publisher, (publisherItems.get(src.publisher) ?? 0) + 1);
+          if (src.retrieved_via) viaCopy++;
+        }
+      }
+      for (const s of e.sensory) if (s.provenance.some((p) => kb.sources.get(p.source)?.retrieved_via)) sensoryViaCopy++;
+    }
+    return [d, {
+      entities: es.length,
+      pairing_entities: es.filter((e) => e.pairing).length,
+      pairing_items: items,
+      pairing_items_by_authority: byAuthority,
+      pairing_items_with_retrieved_via: viaCopy,
+      sensory_entities: es.filter((e) => e.sensory.length > 0).length,
+      sensory_expressions: es.reduce((n, e) => n + e.sensory.length, 0),
+      sensory_expressions_with_retrieved_via: sensoryViaCopy,
+    }];
+  }));
+  const publishers = [...publisherItems.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  const top = mostAskedKeys(dataDir, 50);
+  const withEvidence = top?.filter((k) => {
+    const e = kb.byKey.get(k);
+    return e !== undefined && (e.pairing !== null || e.sensory.length > 0);
+  });
+  return {
+    by_domain: perDomain,
+    pairing_publishers: publishers.map(([publisher, items]) => ({ publisher, items, share: allItems ? Math.round((items / allItems) * 1000) / 1000 : 0 })),
+    largest_publisher_share: publishers.length && allItems ? Math.round((publishers[0]![1] / allItems) * 1000) / 1000 : 0,
+    most_asked_50: top === null ? null : {
+      source: DEMAND_FILE,
+      with_evidence: withEvidence!.length,
+      share_with_evidence: Math.round((withEvidence!.length / top.length) * 1000) / 1000,
+      without_evidence: top.filter((k) => !withEvidence!.includes(k)),
+    },
+  };
+}
+
 
 export function kbStats(dataDir: string) {
   const { kb, problems } = loadKnowledgeBase(dataDir);
@@ -39,6 +120,7 @@ export function kbStats(dataDir: string) {
     wine_geographies_by_country: perCountry('wine_geography'),
     spirits_by_country: perCountry('spirit'),
     out_of_scope_terms: kb.outOfScope.length,
+    evidence: evidenceStats(kb, dataDir),
     totals: {
       entities: total('entities'),
       aliases: total('aliases'),
