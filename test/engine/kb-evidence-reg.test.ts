@@ -1,0 +1,72 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadKnowledgeBaseOrThrow, type KnowledgeBase } from '../../src/engine/kb/load.ts';
+
+// H6 (tag reg): taste profiles read in regulators' texts (Italian disciplinari in the Gazzetta
+// Ufficiale, EU single documents, Spanish pliegos ...), loaded through the real KB loader.
+const DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data');
+let cached: KnowledgeBase | undefined;
+const kb = () => (cached ??= loadKnowledgeBaseOrThrow(DATA));
+const regExpr = () =>
+  kb().entities.flatMap((e) => e.sensory.filter((s) => s.expression_key.startsWith('reg_')).map((s) => ({ e, s })));
+const expr = (entity: string, key: string) => {
+  const x = kb().byKey.get(entity);
+  assert.ok(x, `${entity} is served`);
+  const s = x!.sensory.find((y) => y.expression_key === key);
+  assert.ok(s, `${entity} carries ${key}`);
+  return s!;
+};
+
+describe('regulator sensory expressions (reg)', () => {
+  test('every reg expression rests on a regulator source; a copy caps it at 0.8', () => {
+    const all = regExpr();
+    assert.ok(all.length >= 20, `${all.length} reg expressions`);
+    for (const { s } of all) {
+      assert.equal(s.review_status, 'reviewed');
+      for (const p of s.provenance) {
+        const src = kb().sources.get(p.source);
+        assert.ok(src, p.source);
+        assert.equal(src!.authority, 'regulator', p.source);
+        assert.equal(s.confidence, src!.retrieved_via ? 0.8 : 0.9, s.expression_key);
+        assert.match(p.locator, /^https?:\/\//);
+      }
+    }
+  });
+
+  test('Soave: the 2019 disciplinare, Art. 6, read in the Gazzetta Ufficiale', () => {
+    const s = expr('geo/soave', 'reg_soave_white');
+    assert.equal(s.geography_scope, 'Soave');
+    assert.equal(s.style_scope, 'still white');
+    assert.equal(s.body, 'Medium-bodied.');
+    const p = s.provenance[0]!;
+    assert.equal(p.source, 'gu-soave-doc-2019');
+    assert.match(p.locator, /gazzettaufficiale\.it\/.*codiceRedazionale=19A06806/);
+    assert.match(p.locator, /idArticolo=6/);
+    const src = kb().sources.get(p.source)!;
+    assert.match(src.publisher, /Gazzetta Ufficiale/);
+    assert.equal(src.retrieved_via, undefined);
+    assert.equal(s.confidence, 0.9);
+  });
+
+  test('Valpolicella keeps the bitter-almond note of its specification', () => {
+    const s = expr('geo/valpolicella', 'reg_valpolicella_red');
+    assert.deepEqual(s.primary_aromas, ['bitter almond']);
+    assert.equal(s.provenance[0]!.source, 'gu-valpolicella-doc-2019');
+    assert.ok(s.provenance[0]!.supports.includes('primary_aromas'));
+  });
+
+  test('Bardolino holds a red and a chiaretto expression from one source', () => {
+    const red = expr('geo/bardolino', 'reg_bardolino_red');
+    const rose = expr('geo/bardolino', 'reg_bardolino_chiaretto_rose');
+    assert.equal(red.provenance[0]!.source, rose.provenance[0]!.source);
+    assert.match(rose.style_scope ?? '', /rosé/);
+  });
+
+  test('old texts say so: Montepulciano d\'Abruzzo rests on the 1992 disciplinare', () => {
+    const s = expr('geo/montepulciano-d-abruzzo', 'reg_montepulciano_d_abruzzo_red_1992');
+    assert.match(s.expression_name, /1992/);
+    assert.match(kb().sources.get(s.provenance[0]!.source)!.notes ?? '', /1992/);
+  });
+});
