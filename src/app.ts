@@ -10,12 +10,14 @@ import { DEMO_PREFIX } from './gateway/demo.ts';
 import { bodyJson } from './gateway/engine-client.ts';
 import health from './routes/health.ts';
 import plans from './routes/plans.ts';
-import resolveEntity from './routes/v1/resolve-entity.ts';
-import explain from './routes/v1/explain.ts';
-import pair from './routes/v1/pair.ts';
-import compare from './routes/v1/compare.ts';
+import resolveEntity, { resolveEntityRoute } from './routes/v1/resolve-entity.ts';
+import explain, { explainRoute } from './routes/v1/explain.ts';
+import pair, { pairRoute } from './routes/v1/pair.ts';
+import compare, { compareRoute } from './routes/v1/compare.ts';
+import entity, { entityRoute } from './routes/v1/entity.ts';
+import entities, { entitiesRoute } from './routes/v1/entities.ts';
 import usage from './routes/v1/usage.ts';
-import { openApiInfo } from './routes/openapi.ts';
+import { addExamples, openApiInfo } from './routes/openapi.ts';
 
 const SAFE_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 const KEY_LIKE = /dis_live_[A-Za-z0-9_-]*/g;
@@ -38,7 +40,7 @@ interface AjvError {
 }
 
 /** Turns a schema-validation failure into a message that names the parameter. */
-export function validationMessage(errors: AjvError[]): { message: string; parameter: string | undefined } {
+export function validationMessage(errors: AjvError[], limitMax = 25): { message: string; parameter: string | undefined } {
   const e = errors[0]!;
   const param = e.instancePath.replace(/^\//, '') || (e.params.missingProperty as string) || (e.params.additionalProperty as string);
   switch (e.keyword) {
@@ -54,11 +56,17 @@ export function validationMessage(errors: AjvError[]): { message: string; parame
     case 'type':
     case 'minimum':
     case 'maximum':
-      if (param === 'limit') return { message: 'Parameter "limit" must be a whole number from 1 to 25.', parameter: param };
+      if (param === 'limit') return { message: `Parameter "limit" must be a whole number from 1 to ${limitMax}.`, parameter: param };
       return { message: `Parameter "${param}" ${e.message ?? 'is invalid'}.`, parameter: param };
     default:
       return { message: `Parameter "${param}" ${e.message ?? 'is invalid'}.`, parameter: param };
   }
+}
+
+/** The largest `limit` the route accepts (25 unless its schema says otherwise). */
+function limitMaxOf(request: { routeOptions?: { schema?: { querystring?: unknown } } }): number {
+  const qs = request.routeOptions?.schema?.querystring as { properties?: { limit?: { maximum?: number } } } | undefined;
+  return qs?.properties?.limit?.maximum ?? 25;
 }
 
 export interface AppOptions {
@@ -128,7 +136,7 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}) {
       }
       // "1.0", "0x5" or "5e0" would be coerced to integers by the validator: only digits are a whole number
       if (typeof q.limit === 'string' && !/^[0-9]{1,3}$/.test(q.limit)) {
-        return done(new ApiError('INVALID_REQUEST', 'Parameter "limit" must be a whole number from 1 to 25.', {}, { parameter: 'limit' }));
+        return done(new ApiError('INVALID_REQUEST', `Parameter "limit" must be a whole number from 1 to ${limitMaxOf(request)}.`, {}, { parameter: 'limit' }));
       }
     }
     done();
@@ -141,7 +149,7 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}) {
       return errorBody(err.code, err.message, request.id, err.details);
     }
     if ((err as FastifyError).validation) {
-      const { message, parameter } = validationMessage((err as FastifyError).validation as unknown as AjvError[]);
+      const { message, parameter } = validationMessage((err as FastifyError).validation as unknown as AjvError[], limitMaxOf(request));
       reply.code(400);
       return errorBody('INVALID_REQUEST', message, request.id, parameter ? { parameter } : {});
     }
@@ -156,19 +164,24 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}) {
   });
 
   const knownPaths = new Set<string>();
+  const knownPatterns: RegExp[] = [];
   app.addHook('onRoute', (route) => {
-    if (route.method === 'GET' || (Array.isArray(route.method) && route.method.includes('GET'))) knownPaths.add(route.url);
+    if (route.method === 'GET' || (Array.isArray(route.method) && route.method.includes('GET'))) {
+      knownPaths.add(route.url);
+      if (route.url.includes('/:')) knownPatterns.push(new RegExp(`^${route.url.replace(/:[A-Za-z_]+/g, '[^/]+')}$`));
+    }
   });
+  const isKnownPath = (p: string) => knownPaths.has(p) || knownPatterns.some((r) => r.test(p));
 
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0]!;
-    if (knownPaths.has(path)) {
+    if (isKnownPath(path)) {
       if (request.method === 'OPTIONS' && path.startsWith(DEMO_PREFIX)) {
         // demo endpoints may be called from browsers; keyed endpoints never grant CORS
         reply.headers({
           'Access-Control-Allow-Origin': '*',
           'Access-Control-Allow-Methods': 'GET, HEAD',
-          'Access-Control-Allow-Headers': 'X-Request-Id',
+          'Access-Control-Allow-Headers': 'X-Request-Id, If-None-Match',
           'Access-Control-Max-Age': '600',
         });
         return reply.code(204).send();
@@ -181,11 +194,15 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}) {
   });
 
   await app.register(swagger, { openapi: openApiInfo(ctx) });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true }, staticCSP: true });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true }, staticCSP: true, theme: { title: 'Drinks Intelligence API: documentation' } });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  for (const route of [health, plans, resolveEntity, explain, pair, compare, usage]) {
+  for (const route of [health, plans, resolveEntity, explain, pair, compare, entity, entities, usage]) {
     await app.register(async (instance) => route(instance, ctx));
   }
+  // realistic examples from the knowledge base on every engine-backed 200 (the document is built once)
+  app.addHook('onReady', async () => {
+    await addExamples(app.swagger() as never, ctx, [resolveEntityRoute, explainRoute, pairRoute, compareRoute, entityRoute, entitiesRoute]);
+  });
   return app;
 }

@@ -5,10 +5,10 @@
 import Fastify from 'fastify';
 import { loadConfig, ConfigError } from './config.ts';
 import { loadEngine } from './bootstrap.ts';
-import { ENGINE_OPS, EngineRunner, type EngineOp } from './gateway/engine-client.ts';
+import { ENGINE_OPS, EngineRunner, KB_VERSION_HEADER, type EngineOp } from './gateway/engine-client.ts';
 import type { Engine } from './engine/engine.ts';
 
-const TERMS: Record<EngineOp, string[]> = { 'resolve-entity': ['q'], explain: ['q'], pair: ['q'], compare: ['left', 'right'] };
+const TERMS: Record<EngineOp, string[]> = { 'resolve-entity': ['q'], explain: ['q'], pair: ['q'], compare: ['left', 'right'], entity: ['id'], entities: [] };
 
 /** The keyed API's parameter rules, so the engine is safe to call directly too. */
 export function engineParamProblem(op: EngineOp, q: Record<string, unknown>): { message: string; parameter: string } | null {
@@ -16,6 +16,17 @@ export function engineParamProblem(op: EngineOp, q: Record<string, unknown>): { 
     const v = q[t];
     if (typeof v !== 'string' || !v.trim()) return { message: `Missing required parameter "${t}".`, parameter: t };
     if (v.length > 200) return { message: `Parameter "${t}" is too long: at most 200 characters.`, parameter: t };
+  }
+  if (op === 'entities') {
+    for (const k of ['type', 'domain', 'country', 'parent', 'cursor']) {
+      const v = q[k];
+      if (v !== undefined && (typeof v !== 'string' || v.length > 400)) return { message: `Parameter "${k}" is invalid.`, parameter: k };
+    }
+    const l = q.limit;
+    if (l !== undefined && (typeof l !== 'string' || !/^[0-9]{1,3}$/.test(l) || Number(l) < 1 || Number(l) > 100)) {
+      return { message: 'Parameter "limit" must be a whole number from 1 to 100.', parameter: 'limit' };
+    }
+    return null;
   }
   if (op === 'resolve-entity' && q.limit !== undefined) {
     const l = q.limit;
@@ -39,7 +50,7 @@ export function buildEngineServer(engine: Engine, logLevel = 'info') {
         return { ok: false, error: { code: 'INVALID_REQUEST', ...problem } };
       }
       const result = runner.run(op as EngineOp, query as Record<string, string>);
-      reply.code(result.status);
+      reply.code(result.status).header(KB_VERSION_HEADER, engine.version);
       return result.body;
     });
   }

@@ -1,27 +1,41 @@
 // The engine: pure domain. Given a loaded knowledge base it answers resolve, explain, pair and
 // compare with v1 bodies, or a typed "not resolved" error. No HTTP, no database.
+import { createHash } from 'node:crypto';
 import type { Entity, KnowledgeBase } from './kb/load.ts';
 import { Resolver, type Candidate, type EntityKind, type Resolution } from './resolver.ts';
 import type { Fact, GuidanceItemRecord, SensoryRecord } from './kb/schema.ts';
 
 export interface EngineError {
   ok: false;
-  error: { code: 'ENTITY_NOT_RESOLVED' | 'INVALID_REQUEST' | 'INTERNAL_ERROR'; message: string; [k: string]: unknown };
+  error: { code: 'ENTITY_NOT_RESOLVED' | 'NOT_FOUND' | 'INVALID_REQUEST' | 'INTERNAL_ERROR'; message: string; [k: string]: unknown };
 }
 export type EngineResult = { status: 200; body: Record<string, unknown> } | { status: 404 | 400 | 500; body: EngineError };
 
-export interface ResolveParams { q: string; limit?: number }
+export interface ResolveParams { q: string; limit?: number; type?: string; domain?: string }
 export interface TermParams { q: string }
 export interface CompareParams { left: string; right: string }
+export interface EntityParams { id: string }
+export interface ListParams { type?: string; domain?: string; country?: string; parent?: string; limit?: number; cursor?: string }
 
 export const DEFAULT_LIMIT = 10;
+export const LIST_DEFAULT_LIMIT = 25;
+export const LIST_MAX_LIMIT = 100;
+export const ENTITY_TYPES = ['grape', 'wine_geography', 'spirit', 'beer_style'] as const;
+export const DOMAINS = ['wine', 'spirits', 'beer'] as const;
+/** An entity_id (UUIDv5) or a permanent entity key, as accepted wherever a term goes. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ENTITY_KEY = /^(grape|geo|spirit|beer)\/[a-z0-9-]+$/;
+
+function invalid(message: string, parameter: string): EngineResult {
+  return { status: 400, body: { ok: false, error: { code: 'INVALID_REQUEST', message, parameter } } };
+}
 
 export const SENSORY_BOUNDARY = 'No sourced sensory reference expression exists for this entity in this knowledge-base release; none is generated.';
 
 /** Why pair returns no guidance: each reason is documented in the OpenAPI document. */
 export const BOUNDARY_REASONS = {
   no_verified_pairing_evidence: 'No verified, source-backed pairing evidence exists for this entity in this knowledge-base release. Generic pairing guidance is never substituted.',
-  domain_not_covered: 'Pairing evidence is curated for wine entities only in this release; spirits and beer have no verified pairing evidence yet.',
+  domain_not_covered: 'No entity of this domain has verified pairing evidence in this release yet.',
 } as const;
 
 function matchOf(kb: KnowledgeBase, c: Candidate) {
@@ -86,6 +100,45 @@ export class Engine {
       { kindOf: (i) => kinds[i]!, outOfScope: kb.outOfScope.map((o) => o.term), placeNames: kb.placeNames },
     );
     this.buildMs = performance.now() - t0;
+    for (const e of kb.entities) if (e.pairing) this.domainsWithPairings.add(e.domain);
+    this.listOrder = [...kb.entities].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  }
+
+  /** Domains with at least one verified pairing set in this release. */
+  private readonly domainsWithPairings = new Set<string>();
+  /** Served entities in list order: by permanent key, so pages are stable across restarts. */
+  private readonly listOrder: Entity[];
+
+  /** The entity an entity_id or a permanent key names, if the term is one. */
+  entityByIdOrKey(term: string): Entity | undefined {
+    if (term.length === 36 && UUID.test(term)) return this.kb.byId.get(term.toLowerCase());
+    if (ENTITY_KEY.test(term)) return this.kb.byKey.get(term);
+    return undefined;
+  }
+
+  /** Resolution of a term, where an entity_id or permanent key resolves directly (score 100). */
+  private resolveTerm(q: string, limit: number, accept?: (entity: number) => boolean): Resolution {
+    const direct = this.entityByIdOrKey(q);
+    if (direct && (!accept || accept(direct.idx))) {
+      return { state: 'resolved', candidates: [{ entity: direct.idx, score: 100, matchedOn: 'entity_id', value: q }], suggestions: [], coverage: null };
+    }
+    return this.resolver.resolve(q, limit, accept);
+  }
+
+  /** A filter over entities from `type` (comma list) and `domain`, or an error naming the parameter. */
+  private typeFilter(type: string | undefined, domain: string | undefined): ((e: Entity) => boolean) | EngineResult | undefined {
+    let types: Set<string> | undefined;
+    if (type !== undefined) {
+      types = new Set(type.split(',').map((t) => t.trim()));
+      for (const t of types) {
+        if (!(ENTITY_TYPES as readonly string[]).includes(t)) return invalid(`Parameter "type" must be one or more of ${ENTITY_TYPES.join(', ')} (comma-separated); got "${t}".`, 'type');
+      }
+    }
+    if (domain !== undefined && !(DOMAINS as readonly string[]).includes(domain)) {
+      return invalid(`Parameter "domain" must be one of ${DOMAINS.join(', ')}.`, 'domain');
+    }
+    if (!types && domain === undefined) return undefined;
+    return (e) => (!types || types.has(e.type)) && (domain === undefined || e.domain === domain);
   }
 
   get version() {
@@ -103,7 +156,13 @@ export class Engine {
   }
 
   resolveEntity(p: ResolveParams): EngineResult {
-    const r = this.resolver.resolve(p.q, p.limit ?? DEFAULT_LIMIT);
+    let accept: ((i: number) => boolean) | undefined;
+    if (p.type !== undefined || p.domain !== undefined) {
+      const f = this.typeFilter(p.type, p.domain);
+      if (f && 'status' in f) return f;
+      if (f) accept = (i) => f(this.kb.entities[i]!);
+    }
+    const r = this.resolveTerm(p.q, p.limit ?? DEFAULT_LIMIT, accept);
     return {
       status: 200,
       body: { ok: true, ...this.resolutionHead(p.q, r), matches: r.candidates.map((c) => matchOf(this.kb, c)), ...this.unresolvedHelp(r) },
@@ -123,7 +182,7 @@ export class Engine {
   }
 
   private best(q: string, param = 'q'): { r: Resolution; e: Entity; c: Candidate } | EngineResult {
-    const r = this.resolver.resolve(q, 5);
+    const r = this.resolveTerm(q, 5);
     const c = r.candidates[0];
     if (!c) {
       return {
@@ -279,7 +338,7 @@ export class Engine {
     };
     if (e.sensory.length > 0) body.reference_expression = this.expressionOut(e.sensory[0]!, e);
     if (!set) {
-      const reason = e.domain === 'wine' ? 'no_verified_pairing_evidence' : 'domain_not_covered';
+      const reason = this.domainsWithPairings.has(e.domain) ? 'no_verified_pairing_evidence' : 'domain_not_covered';
       body.boundary = {
         reason,
         message: BOUNDARY_REASONS[reason],
@@ -305,7 +364,108 @@ export class Engine {
       source_section,
       source_page,
       source_excerpt,
+      ...(s.retrieved_via ? { retrieved_via: s.retrieved_via } : {}),
     };
+  }
+
+  /** GET /v1/entities/{entity_id}: the profile of one entity by entity_id or permanent key. */
+  entity(p: EntityParams): EngineResult {
+    const e = this.entityByIdOrKey(p.id);
+    if (!e) {
+      return {
+        status: 404,
+        body: { ok: false, error: { code: 'NOT_FOUND', message: `No entity has the id "${p.id}". Ids are the entity_id values (UUIDs) or permanent keys (grape/syrah) this API returns.`, parameter: 'entity_id' } },
+      };
+    }
+    return {
+      status: 200,
+      body: {
+        ok: true,
+        entity: this.profile(e),
+        reference_expressions: e.sensory.map((s) => this.expressionOut(s, e)),
+        ...(e.sensory.length === 0 ? { sensory_boundary: { reason: 'no_sourced_sensory_evidence', message: SENSORY_BOUNDARY } } : {}),
+      },
+    };
+  }
+
+  /** GET /v1/entities: served entities by permanent key, filtered, in pages with an opaque cursor. */
+  listEntities(p: ListParams): EngineResult {
+    const limit = p.limit ?? LIST_DEFAULT_LIMIT;
+    if (!Number.isInteger(limit) || limit < 1 || limit > LIST_MAX_LIMIT) return invalid(`Parameter "limit" must be a whole number from 1 to ${LIST_MAX_LIMIT}.`, 'limit');
+    const tf = this.typeFilter(p.type, p.domain);
+    if (tf && 'status' in tf) return tf;
+    let country: string | undefined;
+    if (p.country !== undefined) {
+      if (!/^[A-Za-z]{2}$/.test(p.country)) return invalid('Parameter "country" must be an ISO 3166-1 alpha-2 code such as FR or US.', 'country');
+      country = p.country.toUpperCase();
+    }
+    let parentKey: string | undefined;
+    if (p.parent !== undefined) {
+      const parent = this.entityByIdOrKey(p.parent);
+      if (!parent) return invalid(`Parameter "parent" must be the entity_id (or permanent key) of a served entity; "${p.parent}" is not one.`, 'parent');
+      parentKey = parent.key;
+    }
+    const filters = `type=${p.type ?? ''}&domain=${p.domain ?? ''}&country=${country ?? ''}&parent=${parentKey ?? ''}`;
+    let after: string | null = null;
+    if (p.cursor !== undefined) {
+      const c = this.readCursor(p.cursor, filters);
+      if (typeof c !== 'string') return c;
+      after = c;
+    }
+    const keep = (e: Entity) =>
+      (!tf || tf(e)) &&
+      (country === undefined || e.facts.country?.value === country) &&
+      (parentKey === undefined || e.facts.parent?.value === parentKey);
+    // first position after the cursor's key (binary search over the key order)
+    let lo = 0;
+    if (after !== null) {
+      let hi = this.listOrder.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (this.listOrder[mid]!.key <= after) lo = mid + 1;
+        else hi = mid;
+      }
+    }
+    const page: Entity[] = [];
+    let i = lo;
+    for (; i < this.listOrder.length && page.length < limit; i++) if (keep(this.listOrder[i]!)) page.push(this.listOrder[i]!);
+    let more = false;
+    for (; i < this.listOrder.length; i++) if (keep(this.listOrder[i]!)) { more = true; break; }
+    return {
+      status: 200,
+      body: {
+        ok: true,
+        entities: page.map((e) => ({ entity_id: e.id, entity_key: e.key, canonical_name: e.name, entity_type: e.type, domain: e.domain })),
+        next_cursor: more ? this.cursorOf(page[page.length - 1]!.key, filters) : null,
+      },
+    };
+  }
+
+  /** Opaque, stable cursor: the last key served, bound to the KB version and the filters. */
+  private cursorOf(afterKey: string, filters: string): string {
+    const payload = Buffer.from(JSON.stringify([this.kb.version, afterKey])).toString('base64url');
+    return `${payload}.${this.cursorSig(payload, filters)}`;
+  }
+
+  private cursorSig(payload: string, filters: string) {
+    return createHash('sha256').update(`${this.kb.version}\u0000${filters}\u0000${payload}`).digest('base64url').slice(0, 16);
+  }
+
+  private readCursor(cursor: string, filters: string): string | EngineResult {
+    const bad = (why: string) => invalid(`Parameter "cursor" ${why} Start again without a cursor.`, 'cursor');
+    const dot = cursor.indexOf('.');
+    if (dot < 1 || cursor.length > 400) return bad('is not a cursor issued by this endpoint.');
+    const payload = cursor.slice(0, dot);
+    let decoded: unknown;
+    try {
+      decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    } catch {
+      return bad('is not a cursor issued by this endpoint.');
+    }
+    if (!Array.isArray(decoded) || decoded.length !== 2 || typeof decoded[0] !== 'string' || typeof decoded[1] !== 'string') return bad('is not a cursor issued by this endpoint.');
+    if (decoded[0] !== this.kb.version) return bad(`belongs to knowledge-base version ${decoded[0]}, not ${this.kb.version}.`);
+    if (cursor.slice(dot + 1) !== this.cursorSig(payload, filters)) return bad('was issued for other filters (type, domain, country, parent), or was altered.');
+    return decoded[1];
   }
 
   compare(p: CompareParams): EngineResult {
@@ -317,6 +477,8 @@ export class Engine {
       ...this.resolutionHead(q, b.r),
       resolution: this.resolutionObject(b.e, b.c),
       profile: this.scopedProfile(b.e),
+      reference_expressions: b.e.sensory.map((x) => this.expressionOut(x, b.e)),
+      ...(b.e.sensory.length === 0 ? { sensory_boundary: { reason: 'no_sourced_sensory_evidence', message: SENSORY_BOUNDARY } } : {}),
     });
     return {
       status: 200,

@@ -68,7 +68,8 @@ export type MatchedOn =
   | 'canonical_word_order' | 'alias_word_order'
   | 'canonical_prefix' | 'alias_prefix'
   | 'canonical_typo' | 'alias_typo'
-  | 'shared_term';
+  | 'shared_term'
+  | 'entity_id';
 
 export interface ResolvableName {
   entity: number;
@@ -277,7 +278,12 @@ export class Resolver {
     return this.names.length;
   }
 
-  resolve(q: string, limit: number): Resolution {
+  /**
+   * Resolves q. `accept`, when given, restricts the answer to the entities it accepts (the type and
+   * domain filters of resolve-entity): the others are dropped before the state is decided, so a term
+   * shared with an entity of another type can still be `resolved` within the filter.
+   */
+  resolve(q: string, limit: number, accept?: (entity: number) => boolean): Resolution {
     const best = new Map<number, Candidate>();
     const whole = this.collect(q, best);
     // a country name is answered by a name equal to it or not at all ("India" is not Indiana)
@@ -306,7 +312,10 @@ export class Resolver {
 
     const ranked: Candidate[] = [];
     const below: Candidate[] = [];
-    for (const c of best.values()) (c.score >= RESOLVE_THRESHOLD ? ranked : c.score >= SUGGESTION_FLOOR ? below : null)?.push(c);
+    for (const c of best.values()) {
+      if (accept && !accept(c.entity)) continue;
+      (c.score >= RESOLVE_THRESHOLD ? ranked : c.score >= SUGGESTION_FLOOR ? below : null)?.push(c);
+    }
     const tieBreak = this.tieBreak;
     const order = (x: Candidate, y: Candidate) => y.score - x.score || tieBreak(x.entity, y.entity);
     if (ranked.length === 0) {
@@ -321,7 +330,8 @@ export class Resolver {
     const top = ranked[0]!;
     const gap = ranked.length > 1 ? top.score - ranked[1]!.score : Infinity;
     const close = gap < AMBIGUITY_MARGIN || (PARTIAL.has(top.matchedOn) && gap < PARTIAL_AMBIGUITY_MARGIN);
-    const state = whole.shared || close || fallback || whole.weakPartial.has(top.entity) ? 'ambiguous' : 'resolved';
+    const shared = whole.shared && (!accept || ranked.length > 1);
+    const state = shared || close || fallback || whole.weakPartial.has(top.entity) ? 'ambiguous' : 'resolved';
     return { state, candidates: ranked.slice(0, limit), suggestions: [], coverage: null };
   }
 

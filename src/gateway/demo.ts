@@ -1,16 +1,12 @@
-// Demo twins: the one wrapper that turns a keyed engine route into its keyless /v1/demo/ twin.
-// Same body plus the `demo` object; per-IP minute and hour limits (429 DEMO_RATE_LIMITED), a daily
-// cap across all callers (503 DEMO_DAILY_CAP_REACHED), a short-lived response cache, q at most 80
-// characters, resolve capped at 5 matches. Every admitted demo request counts toward the per-IP
-// limits and the daily cap, cached or not; a refused one counts toward nothing.
-// Demo responses may be read by browsers (Access-Control-Allow-Origin: *); keyed ones never are.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Type } from '@sinclair/typebox';
-import { ApiError, type ErrorCode } from './errors.ts';
+// The demo's policy: per-IP minute and hour limits (429 DEMO_RATE_LIMITED), a daily cap across all
+// callers (503 DEMO_DAILY_CAP_REACHED), the on/off switch (503 DEMO_DISABLED), a short-lived response
+// cache, and the `demo` object of every demo body. Every admitted demo request counts toward the
+// per-IP limits and the daily cap, cached or not; a refused one counts toward nothing.
+// The demo twins themselves are registered from src/routes/demo-twin.ts, which calls these.
+import type { FastifyRequest } from 'fastify';
+import { ApiError } from './errors.ts';
 import type { GatewayContext } from './context.ts';
-import { callEngine, errorResponses, sendEngineResult, type EngineRouteDef } from '../routes/engine-route.ts';
-import { DemoObject, REQUEST_ID_HEADER } from '../routes/schemas.ts';
-import type { EngineResult } from '../engine/engine.ts';
+import type { EngineAnswer } from './engine-client.ts';
 
 export const DEMO_PREFIX = '/v1/demo/';
 
@@ -42,13 +38,72 @@ function untilNextUtcMidnight(now: Date) {
   return Math.max(1, Math.ceil((next - now.getTime()) / 1000));
 }
 
-function demoObject(ctx: GatewayContext, def: EngineRouteDef, query: Record<string, unknown>, cached: boolean, remainingThisHour: number) {
+
+/** Where a demo caller is sent to get a key, for error details. */
+export function howToKey(ctx: GatewayContext, keyedPath: string) {
+  return { plans: plansUrl(ctx), keyed_endpoint: keyedPath };
+}
+
+/** 503 DEMO_DISABLED when the demo is switched off. */
+export function assertDemoEnabled(ctx: GatewayContext, keyedPath: string) {
+  if (!ctx.config.demo.enabled) {
+    const how = howToKey(ctx, keyedPath);
+    throw new ApiError('DEMO_DISABLED', `The keyless demo is disabled on this deployment. Get a key at ${how.plans} and call ${keyedPath}.`, { 'Retry-After': '3600' }, how);
+  }
+}
+
+/**
+ * Admits one demo request from the caller's address against the per-IP minute and hour limits and
+ * the daily cap, or throws the documented error. Returns what is left this hour for the caller.
+ */
+export async function admitDemo(ctx: GatewayContext, request: FastifyRequest, keyedPath: string): Promise<{ remainingThisHour: number }> {
+  const d = ctx.config.demo;
+  const how = howToKey(ctx, keyedPath);
+  const now = ctx.now();
+  const ip = ipBucket(request.ip);
+  let results;
+  try {
+    results = await ctx.limiter.hitAll([
+      { key: `demo:minute:${ip}`, limit: d.perIpPerMinute, windowMs: 60_000 },
+      { key: `demo:hour:${ip}`, limit: d.perIpPerHour, windowMs: 3_600_000 },
+      { key: `demo:day:${now.toISOString().slice(0, 10)}`, limit: d.dailyCap, windowMs: 86_400_000 },
+    ]);
+  } catch {
+    // documented policy: demo limits fail closed; the demo is a convenience, never a bypass
+    throw new ApiError('STORE_UNAVAILABLE', 'The demo limiter is unavailable. Retry shortly or use a key.', { 'Retry-After': '5' }, how);
+  }
+  const [minute, hour, day] = results;
+  const refused = results.find((r) => !r.allowed);
+  if (refused && refused !== day) {
+    const which = refused === minute ? `${d.perIpPerMinute} requests per minute` : `${d.perIpPerHour} requests per hour`;
+    const retry = Math.max(1, Math.ceil((refused.resetAt - now.getTime()) / 1000));
+    throw new ApiError('DEMO_RATE_LIMITED', `Demo limit of ${which} per IP reached. Retry in ${retry} s, or get a key at ${how.plans} and call ${keyedPath} with it.`, { 'Retry-After': String(retry) }, how);
+  }
+  if (refused) {
+    throw new ApiError('DEMO_DAILY_CAP_REACHED', `The demo daily cap of ${d.dailyCap} requests across all callers is reached; it renews at 00:00 UTC. Get a key at ${how.plans} and call ${keyedPath} with it.`, { 'Retry-After': String(untilNextUtcMidnight(now)) }, how);
+  }
+  return { remainingThisHour: hour!.remaining };
+}
+
+/** The demo's short-lived answer cache (off when demo.cacheTtlSeconds is 0). */
+export async function demoCached(ctx: GatewayContext, cacheKey: string, compute: () => Promise<EngineAnswer>): Promise<{ result: EngineAnswer; cached: boolean }> {
+  const ttl = ctx.config.demo.cacheTtlSeconds;
+  if (ttl > 0) {
+    const hit = await ctx.cache.get(cacheKey).catch(() => null);
+    if (hit) return { result: JSON.parse(hit) as EngineAnswer, cached: true };
+  }
+  const result = await compute();
+  if (ttl > 0) await ctx.cache.set(cacheKey, JSON.stringify(result), ttl).catch(() => undefined);
+  return { result, cached: false };
+}
+
+/** The `demo` object of every demo body. `keyedUrl` is the keyed path with its query string. */
+export function demoObject(ctx: GatewayContext, keyedPath: string, keyedUrl: string, cached: boolean, remainingThisHour: number) {
   const base = ctx.config.publicBaseUrl;
-  const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
   return {
     demo: true as const,
-    endpoint: def.path,
-    authenticated_equivalent: `curl -H "Authorization: Bearer $DRINKS_API_KEY" "${base}${def.path}?${qs}"`,
+    endpoint: keyedPath,
+    authenticated_equivalent: `curl -H "Authorization: Bearer $DRINKS_API_KEY" "${base}${keyedUrl}"`,
     limits: {
       per_ip_per_minute: ctx.config.demo.perIpPerMinute,
       per_ip_per_hour: ctx.config.demo.perIpPerHour,
@@ -61,87 +116,4 @@ function demoObject(ctx: GatewayContext, def: EngineRouteDef, query: Record<stri
     cached,
     remaining_this_hour: remainingThisHour,
   };
-}
-
-export function registerDemoTwin(app: FastifyInstance, ctx: GatewayContext, def: EngineRouteDef) {
-  const path = demoPathOf(def.path);
-  const d = ctx.config.demo;
-  const howToKey = { plans: plansUrl(ctx), keyed_endpoint: def.path };
-  const codes: ErrorCode[] = ['INVALID_REQUEST', 'DEMO_RATE_LIMITED', 'DEMO_DISABLED', 'DEMO_DAILY_CAP_REACHED', 'ENGINE_UNAVAILABLE', 'STORE_UNAVAILABLE', 'INTERNAL_ERROR'];
-  if (def.resolvesToOne) codes.splice(1, 0, 'ENTITY_NOT_RESOLVED');
-
-  const demoParams = new Set(Object.keys(def.querystring({ maxLength: d.maxQueryLength, demo: true }).properties));
-  const keyedOnly = Object.keys(def.querystring({ maxLength: 200, demo: false }).properties).filter((k) => !demoParams.has(k));
-
-  app.route({
-    method: 'GET',
-    url: path,
-    schema: {
-      summary: `${def.summary} (keyless demo)`,
-      description: `Keyless twin of \`${def.path}\`: the same body plus the \`demo\` object. Limits: ${d.perIpPerMinute} per IP per minute, ${d.perIpPerHour} per IP per hour, a daily cap of ${d.dailyCap} across all callers, query length at most ${d.maxQueryLength}${def.op === 'resolve-entity' ? `, at most ${d.resolveResultLimit} matches (no \`limit\` parameter)` : ''}. Responses may come from a ${d.cacheTtlSeconds}-second cache (\`demo.cached\`).`,
-      tags: ['demo'],
-      querystring: def.querystring({ maxLength: d.maxQueryLength, demo: true }),
-      response: {
-        200: { ...Type.Composite([def.body as never, Type.Object({ demo: DemoObject })]), headers: { ...REQUEST_ID_HEADER, 'Access-Control-Allow-Origin': { type: 'string', description: '*' } } },
-        ...errorResponses(codes),
-      },
-    },
-    onRequest: async (_request: FastifyRequest, reply: FastifyReply) => {
-      reply.header('Access-Control-Allow-Origin', '*');
-      if (!d.enabled) {
-        throw new ApiError('DEMO_DISABLED', `The keyless demo is disabled on this deployment. Get a key at ${howToKey.plans} and call ${def.path}.`, { 'Retry-After': '3600' }, howToKey);
-      }
-    },
-    preValidation: async (request) => {
-      const query = request.query as Record<string, unknown>;
-      for (const k of keyedOnly) {
-        if (k in query) {
-          throw new ApiError('INVALID_REQUEST', `Parameter "${k}" is not accepted by the demo (results are capped at ${d.resolveResultLimit}); use ${def.path} with a key.`, {}, { parameter: k });
-        }
-      }
-    },
-    handler: async (request, reply) => {
-      const query = request.query as Record<string, unknown>;
-      const now = ctx.now();
-      const ip = ipBucket(request.ip);
-      let results;
-      try {
-        results = await ctx.limiter.hitAll([
-          { key: `demo:minute:${ip}`, limit: d.perIpPerMinute, windowMs: 60_000 },
-          { key: `demo:hour:${ip}`, limit: d.perIpPerHour, windowMs: 3_600_000 },
-          { key: `demo:day:${now.toISOString().slice(0, 10)}`, limit: d.dailyCap, windowMs: 86_400_000 },
-        ]);
-      } catch {
-        // documented policy: demo limits fail closed; the demo is a convenience, never a bypass
-        throw new ApiError('STORE_UNAVAILABLE', 'The demo limiter is unavailable. Retry shortly or use a key.', { 'Retry-After': '5' }, howToKey);
-      }
-      const [minute, hour, day] = results;
-      const refused = results.find((r) => !r.allowed);
-      if (refused && refused !== day) {
-        const which = refused === minute ? `${d.perIpPerMinute} requests per minute` : `${d.perIpPerHour} requests per hour`;
-        const retry = Math.max(1, Math.ceil((refused.resetAt - now.getTime()) / 1000));
-        throw new ApiError('DEMO_RATE_LIMITED', `Demo limit of ${which} per IP reached. Retry in ${retry} s, or get a key at ${howToKey.plans} and call ${def.path} with it.`, { 'Retry-After': String(retry) }, howToKey);
-      }
-      if (refused) {
-        throw new ApiError('DEMO_DAILY_CAP_REACHED', `The demo daily cap of ${d.dailyCap} requests across all callers is reached; it renews at 00:00 UTC. Get a key at ${howToKey.plans} and call ${def.path} with it.`, { 'Retry-After': String(untilNextUtcMidnight(now)) }, howToKey);
-      }
-      const params = def.toEngine(query, { demo: true, demoResultLimit: d.resolveResultLimit });
-      const cacheKey = `${def.op}?${JSON.stringify(params)}`;
-      let cached = false;
-      let result: EngineResult | null = null;
-      if (d.cacheTtlSeconds > 0) {
-        const hit = await ctx.cache.get(cacheKey).catch(() => null);
-        if (hit) {
-          result = JSON.parse(hit) as EngineResult;
-          cached = true;
-        }
-      }
-      if (!result) {
-        result = await callEngine(ctx, request, def.op, params);
-        if (d.cacheTtlSeconds > 0) await ctx.cache.set(cacheKey, JSON.stringify(result), d.cacheTtlSeconds).catch(() => undefined);
-      }
-      const declared = Object.fromEntries(Object.entries(query).filter(([k]) => demoParams.has(k)));
-      return sendEngineResult(reply, request, result, { demo: demoObject(ctx, def, declared, cached, hour!.remaining) });
-    },
-  });
 }

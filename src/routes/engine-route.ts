@@ -1,30 +1,38 @@
 // An engine-backed endpoint is declared once (path, parameters, documented body) and registered
-// twice: as the keyed route here, and as its demo twin by the one wrapper in gateway/demo.ts.
+// twice: as the keyed route here, and as its keyless demo twin by registerDemoTwin (demo-twin.ts).
+import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TObject, TSchema } from '@sinclair/typebox';
 import { ApiError, ERROR_CODES, type ErrorCode } from '../gateway/errors.ts';
-import { EngineUnavailableError, type EngineOp, type EngineParams } from '../gateway/engine-client.ts';
-import type { EngineResult } from '../engine/engine.ts';
+import { EngineUnavailableError, type EngineAnswer, type EngineOp, type EngineParams } from '../gateway/engine-client.ts';
 import type { GatewayContext } from '../gateway/context.ts';
 import { authenticate, meter, refund } from '../gateway/keyed.ts';
-import { ErrorBody, QUOTA_HEADERS, REQUEST_ID_HEADER, RETRY_HEADERS } from './schemas.ts';
+import { CACHE_HEADERS, ErrorBody, QUOTA_HEADERS, REQUEST_ID_HEADER, RETRY_HEADERS } from './schemas.ts';
 
 export interface EngineRouteDef {
   op: EngineOp;
+  /** the keyed path; a path parameter is written `:name` */
   path: string;
   summary: string;
   description: string;
+  /** path-parameter schema, for paths with a `:name` segment */
+  params?: TObject;
   /** query-string schema; `demo` drops keyed-only parameters, `maxLength` is 200 keyed, 80 demo */
   querystring: (opts: { maxLength: number; demo: boolean }) => TObject;
-  /** engine parameters from the validated query */
-  toEngine: (query: Record<string, unknown>, opts: { demo: boolean; demoResultLimit: number }) => EngineParams;
+  /** engine parameters from the validated path parameters and query */
+  toEngine: (input: Record<string, unknown>, opts: { demo: boolean; demoResultLimit: number }) => EngineParams;
   body: TSchema;
-  /** whether the endpoint answers 404 ENTITY_NOT_RESOLVED */
-  resolvesToOne: boolean;
+  /** the 404 the endpoint answers when there is nothing to show (never counted), or null */
+  notFound: 'ENTITY_NOT_RESOLVED' | 'NOT_FOUND' | null;
+  /** a realistic request for the docs: the query string, and the path parameters if any */
   example: string;
+  examplePath?: Record<string, string>;
 }
 
-export async function callEngine(ctx: GatewayContext, request: FastifyRequest, op: EngineOp, params: EngineParams): Promise<EngineResult> {
+/** Cache lifetime of engine answers: the knowledge base only changes with a release (new ETag). */
+export const MAX_AGE_SECONDS = 3600;
+
+export async function callEngine(ctx: GatewayContext, request: FastifyRequest, op: EngineOp, params: EngineParams): Promise<EngineAnswer> {
   try {
     const result = await ctx.engine.call(op, params);
     if (result.status >= 500) throw new ApiError('INTERNAL_ERROR', 'The engine failed to answer.');
@@ -40,13 +48,32 @@ export async function callEngine(ctx: GatewayContext, request: FastifyRequest, o
 }
 
 /** Engine bodies pass through unchanged; engine errors get the request id like every error. */
-export function sendEngineResult(reply: FastifyReply, request: FastifyRequest, result: EngineResult, extra?: Record<string, unknown>) {
+export function sendEngineResult(reply: FastifyReply, request: FastifyRequest, result: EngineAnswer, extra?: Record<string, unknown>) {
   reply.code(result.status);
   if (result.status !== 200) {
     const body = result.body as { ok: false; error: Record<string, unknown> };
     return { ...body, error: { ...body.error, request_id: request.id } };
   }
   return extra ? { ...result.body, ...extra } : result.body;
+}
+
+/**
+ * The ETag of an engine answer: a hash of the knowledge-base version and the canonical request (the
+ * operation and its engine parameters in key order), so every gateway process and engine gives the
+ * same tag for the same answer. Demo tags are weak: demo bodies carry per-caller counters.
+ */
+export function etagOf(version: string, op: EngineOp, params: EngineParams, demo: boolean): string {
+  const canonical = Object.keys(params).sort().filter((k) => params[k] !== undefined).map((k) => `${k}=${params[k]}`).join('&');
+  const hash = crypto.createHash('sha256').update(`${version}\u0000${op}\u0000${canonical}`).digest('base64url').slice(0, 27);
+  return demo ? `W/"${hash}"` : `"${hash}"`;
+}
+
+/** If-None-Match (a list of tags, or *) against the current tag; weak comparison, as RFC 9110 asks. */
+export function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  const bare = etag.replace(/^W\//, '');
+  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === bare);
 }
 
 export function errorResponses(codes: ErrorCode[]) {
@@ -63,9 +90,18 @@ export function errorResponses(codes: ErrorCode[]) {
   return out;
 }
 
+export const NOT_MODIFIED = {
+  description: 'Not Modified: If-None-Match named the current ETag. No body. Keyed: authenticated, limited and counted like the 200 it stands for.',
+  type: 'null',
+} as const;
+
+export function engineInput(request: FastifyRequest): Record<string, unknown> {
+  return { ...(request.params as Record<string, unknown> | undefined), ...(request.query as Record<string, unknown>) };
+}
+
 export function registerKeyed(app: FastifyInstance, ctx: GatewayContext, def: EngineRouteDef) {
   const codes: ErrorCode[] = ['INVALID_REQUEST', 'UNAUTHORIZED', 'RATE_LIMITED', 'QUOTA_EXCEEDED', 'STORE_UNAVAILABLE', 'ENGINE_UNAVAILABLE', 'INTERNAL_ERROR'];
-  if (def.resolvesToOne) codes.splice(2, 0, 'ENTITY_NOT_RESOLVED');
+  if (def.notFound) codes.splice(2, 0, def.notFound);
   app.route({
     method: 'GET',
     url: def.path,
@@ -74,14 +110,33 @@ export function registerKeyed(app: FastifyInstance, ctx: GatewayContext, def: En
       description: def.description,
       tags: ['keyed'],
       security: [{ bearerAuth: [] }],
+      ...(def.params ? { params: def.params } : {}),
       querystring: def.querystring({ maxLength: 200, demo: false }),
-      response: { 200: { ...def.body, headers: QUOTA_HEADERS }, ...errorResponses(codes) },
+      response: { 200: { ...def.body, headers: { ...QUOTA_HEADERS, ...CACHE_HEADERS } }, 304: NOT_MODIFIED, ...errorResponses(codes) },
     },
     onRequest: authenticate(ctx),
     preHandler: meter(ctx),
     handler: async (request, reply) => {
-      const result = await callEngine(ctx, request, def.op, def.toEngine(request.query as Record<string, unknown>, { demo: false, demoResultLimit: 0 }));
+      const params = def.toEngine(engineInput(request), { demo: false, demoResultLimit: 0 });
+      const result = await callEngine(ctx, request, def.op, params);
+      if (result.status !== 200) {
+        // metering rule: a miss (404) or an engine-side refusal is not counted; the per-minute
+        // limit still applies to it, so misses cannot be used to scrape
+        await refundAnswered(ctx, request, reply);
+        return sendEngineResult(reply, request, result);
+      }
+      const etag = etagOf(result.version ?? ctx.engine.kbVersion ?? '', def.op, params, false);
+      reply.header('ETag', etag).header('Cache-Control', `private, max-age=${MAX_AGE_SECONDS}`);
+      if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
       return sendEngineResult(reply, request, result);
     },
   });
+}
+
+/** Gives back the count of an answered request that is not billed, and corrects the quota header. */
+async function refundAnswered(ctx: GatewayContext, request: FastifyRequest, reply: FastifyReply) {
+  if (!request.account?.counted) return;
+  await refund(ctx, request);
+  const remaining = Number(reply.getHeader('X-RateLimit-Remaining'));
+  if (Number.isFinite(remaining)) reply.header('X-RateLimit-Remaining', Math.min(request.account.plan.monthly_limit, remaining + 1));
 }

@@ -3,8 +3,25 @@
 import { Type } from '@sinclair/typebox';
 import { ERROR_CODES, type ErrorCode } from '../gateway/errors.ts';
 
-export const termParam = (maxLength: number, name = 'q', description = 'Free-text term: a name, alias, style or wine geography.') =>
+export const termParam = (maxLength: number, name = 'q', description = 'Free-text term: a name, alias, style or wine geography, or an entity_id.') =>
   Type.String({ minLength: 1, maxLength, pattern: '\\S', description, examples: ['pinot noir'] });
+
+const TYPE_LIST = '^(grape|wine_geography|spirit|beer_style)(,(grape|wine_geography|spirit|beer_style))*$';
+export const typeFilterParam = Type.String({
+  pattern: TYPE_LIST,
+  maxLength: 60,
+  description: 'Entity type: grape, wine_geography, spirit or beer_style; several as a comma list (grape,wine_geography).',
+  examples: ['grape'],
+});
+export const domainFilterParam = Type.Union([Type.Literal('wine'), Type.Literal('spirits'), Type.Literal('beer')], { description: 'Domain: wine, spirits or beer.' });
+
+/** Sensory reference expressions of one entity, and the boundary when there are none. */
+export const SensoryParts = {
+  reference_expressions: Type.Array(Type.Object({}, { additionalProperties: true }), { description: 'Sensory reference expressions (spec 2.5) of the entity; empty when none is sourced.' }),
+  sensory_boundary: Type.Optional(Type.Object({ reason: Type.Literal('no_sourced_sensory_evidence'), message: Type.String() }, { description: 'Present exactly when reference_expressions is empty.' })),
+};
+
+export const ID_NOTE = 'An entity_id (or a permanent key such as grape/syrah) is accepted too: that entity is then resolved directly, with state "resolved", matched_on "entity_id" and score 100.';
 
 export const limitParam = Type.Integer({ minimum: 1, maximum: 25, default: 10, description: 'Maximum number of matches, 1 to 25.' });
 
@@ -42,6 +59,11 @@ export const QUOTA_HEADERS = {
   'X-RateLimit-Minute-Limit': h('Per-minute request limit of the plan.'),
   'X-RateLimit-Minute-Remaining': h('Requests left in the current one-minute window.'),
   'X-RateLimit-Minute-Reset': h('When the current one-minute window ends: UTC epoch seconds.'),
+};
+
+export const CACHE_HEADERS = {
+  ETag: h('Keyed: a strong tag of the knowledge-base version and the canonical request, the same on every gateway process. Demo: a weak tag (the body carries per-caller counters). Send it back in If-None-Match to get 304.', 'string'),
+  'Cache-Control': h('Keyed: "private, max-age=3600". Demo: "public, max-age=3600".', 'string'),
 };
 
 export const RETRY_HEADERS = { ...REQUEST_ID_HEADER, 'Retry-After': h('Seconds to wait before retrying.') };

@@ -32,7 +32,7 @@ test('HTTP engine mode: bodies pass through; engine down gives 503 ENGINE_UNAVAI
     assert.equal(health.statusCode, 503);
     assert.equal(health.json().engine.status, 'unavailable');
     const usage = (await t.app.inject({ url: '/v1/usage', headers: k.auth })).json();
-    assert.equal(usage.usage.used, 2, 'the failed request was refunded');
+    assert.equal(usage.usage.used, 1, 'the failed request was refunded and the 404 not counted');
 
     engineApp = buildEngineServer(sharedEngine(), 'silent');
     await engineApp.listen({ port, host: '127.0.0.1' });

@@ -124,7 +124,7 @@ describe('keyed endpoints: authentication, metering, headers', () => {
     }
   });
 
-  test('a 400 and a 401 are not counted; a 404 ENTITY_NOT_RESOLVED is', async () => {
+  test('a 400, a 401 and a 404 ENTITY_NOT_RESOLVED are not counted', async () => {
     const k = await t.createKey('free');
     const period = new Date().toISOString().slice(0, 7);
     const bad = await t.app.inject({ url: '/v1/resolve-entity?q=', headers: k.auth });
@@ -133,7 +133,7 @@ describe('keyed endpoints: authentication, metering, headers', () => {
     const nf = await t.app.inject({ url: '/v1/explain?q=asdfghjkl', headers: k.auth });
     assert.equal(nf.statusCode, 404);
     assert.equal(nf.json().error.code, 'ENTITY_NOT_RESOLVED');
-    assert.equal(nf.headers['x-ratelimit-remaining'], '999');
-    assert.equal(await t.ctx.store.getMonthly(k.id, period), 1);
+    assert.equal(nf.headers['x-ratelimit-remaining'], '1000');
+    assert.equal(await t.ctx.store.getMonthly(k.id, period), 0);
   });
 });

@@ -63,9 +63,21 @@ test('/openapi.json is OpenAPI 3.1, version 1.0.0-early-access, with every endpo
     assert.equal(validation.valid, true, JSON.stringify(validation.errors));
     assert.equal(doc.info.version, '1.0.0-early-access');
     assert.deepEqual(doc.components.securitySchemes.bearerAuth, { type: 'http', scheme: 'bearer', bearerFormat: 'dis_live_<secret>', description: 'API key issued with `admin keys create`.' });
-    for (const p of ['/health', '/v1/resolve-entity', '/v1/explain', '/v1/pair', '/v1/compare', '/v1/usage', '/v1/demo/resolve-entity', '/v1/demo/explain', '/v1/demo/pair', '/v1/demo/compare']) {
+    const engineBacked = ['/v1/resolve-entity', '/v1/explain', '/v1/pair', '/v1/compare', '/v1/entities/{entity_id}', '/v1/entities'];
+    for (const p of ['/health', '/v1/usage', ...engineBacked, ...engineBacked.map((x) => x.replace('/v1/', '/v1/demo/'))]) {
       assert.ok(doc.paths[p]?.get, `missing ${p}`);
     }
+    // every engine-backed 200 has a realistic example from the knowledge base, 304 documented
+    for (const p of [...engineBacked, ...engineBacked.map((x) => x.replace('/v1/', '/v1/demo/'))]) {
+      const ok = doc.paths[p].get.responses['200'];
+      const ex = ok.content['application/json'].example;
+      assert.equal(ex?.ok, true, `example of ${p}`);
+      assert.ok(doc.paths[p].get.responses['304'], `304 of ${p}`);
+      if (p.includes('/demo/')) assert.equal(ex.demo.demo, true);
+      assert.ok(ok.headers.ETag, `ETag header of ${p}`);
+    }
+    assert.equal(doc.paths['/v1/explain'].get.responses['200'].content['application/json'].example.profile.canonical_name, 'Syrah');
+    assert.match(JSON.stringify(doc.paths['/v1/entities/{entity_id}'].get.responses['404'].content['application/json'].schema.properties.error.properties.code), /"NOT_FOUND"/);
     const re = doc.paths['/v1/resolve-entity'].get;
     assert.deepEqual(re.security, [{ bearerAuth: [] }]);
     for (const s of ['200', '400', '401', '429']) assert.ok(re.responses[s], `resolve-entity ${s}`);
@@ -75,10 +87,11 @@ test('/openapi.json is OpenAPI 3.1, version 1.0.0-early-access, with every endpo
     for (const s of ['200', '400', '429', '503']) assert.ok(doc.paths['/v1/demo/pair'].get.responses[s], `demo pair ${s}`);
     assert.equal(doc.paths['/v1/demo/resolve-entity'].get.security, undefined);
     const demoParams = doc.paths['/v1/demo/resolve-entity'].get.parameters.map((p: { name: string }) => p.name);
-    assert.deepEqual(demoParams, ['q']);
+    assert.deepEqual(demoParams, ['q', 'type', 'domain']);
     const docs = await t.app.inject({ url: '/docs/' });
     assert.equal(docs.statusCode, 200);
     assert.match(docs.body, /swagger/i);
+    assert.match(docs.body, /<title>Drinks Intelligence API/);
     assert.doesNotMatch(docs.body, /https?:\/\/(cdn|unpkg)/);
   } finally {
     await t.close();

@@ -157,6 +157,28 @@ describe('two gateway processes on PostgreSQL + Redis', { timeout: 240_000 }, ()
     assert.equal(cli.usage.used, 100);
   });
 
+  test('ETag: the same strong tag from both processes; a 304 on one for the tag of the other, counted like a 200', async () => {
+    const k = await adminJson<{ id: string; key: string }>('keys', 'create', '--client', 'scale etag', '--plan', 'pro');
+    const path = '/v1/explain?q=barolo';
+    const a = await get(A.base, path, bearer(k.key));
+    const b = await get(B.base, path, bearer(k.key));
+    assert.equal(a.status, 200);
+    assert.match(String(a.headers.etag), /^"[A-Za-z0-9_-]+"$/);
+    assert.equal(a.headers.etag, b.headers.etag);
+    assert.equal(a.headers['cache-control'], 'private, max-age=3600');
+    const nm = await get(B.base, path, { ...bearer(k.key), 'if-none-match': String(a.headers.etag) });
+    assert.equal(nm.status, 304);
+    assert.equal(nm.body, '');
+    // three answers (two 200, one 304) → three counted
+    const usage = (await get(A.base, '/v1/usage', bearer(k.key))).body;
+    assert.equal(usage.usage.used, 3);
+    // the list endpoint's cursor from one process pages on the other
+    const p1 = (await get(A.base, '/v1/entities?type=beer_style&limit=10', bearer(k.key))).body;
+    const p2 = await get(B.base, `/v1/entities?type=beer_style&limit=10&cursor=${encodeURIComponent(p1.next_cursor)}`, bearer(k.key));
+    assert.equal(p2.status, 200);
+    assert.ok(p2.body.entities[0].entity_key > p1.entities[9].entity_key);
+  });
+
   test('per-minute limit exact across both processes: limit 30, 90 concurrent → 30 × 200, 60 × 429 RATE_LIMITED', async () => {
     const k = keys.minute!;
     const rs = await burst(90, '/v1/resolve-entity?q=syrah', bearer(k.key));

@@ -2,11 +2,11 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { GatewayContext } from '../../gateway/context.ts';
-import { registerDemoTwin } from '../../gateway/demo.ts';
+import { registerDemoTwin } from '../demo-twin.ts';
 import { registerKeyed, type EngineRouteDef } from '../engine-route.ts';
-import { Profile, ResolutionHead, ResolutionObject, termParam } from '../schemas.ts';
+import { ID_NOTE, Profile, ResolutionHead, ResolutionObject, SensoryParts, termParam } from '../schemas.ts';
 
-const Side = Type.Object({ ...ResolutionHead, resolution: ResolutionObject, profile: Profile });
+const Side = Type.Object({ ...ResolutionHead, resolution: ResolutionObject, profile: Profile, ...SensoryParts });
 const Entry = Type.Object({ field: Type.String(), relation: Type.String(), left_source: Type.String(), right_source: Type.String() }, { additionalProperties: true });
 
 export const compareRoute: EngineRouteDef = {
@@ -14,7 +14,7 @@ export const compareRoute: EngineRouteDef = {
   path: '/v1/compare',
   summary: 'Compare two resolved entities',
   description:
-    'Resolves left and right and returns a scoped profile of each plus a field-by-field comparison of their sourced facts: the same or different value (country, colour, classification…), overlapping or disjoint ranges (ABV, IBU, OG…), shared list values (grapes, tags). Entities of different types compare on the fields they have in common; fields only one side has are listed, never guessed. 404 ENTITY_NOT_RESOLVED names the side that did not resolve.',
+    'Resolves left and right and returns a scoped profile of each plus a field-by-field comparison of their sourced facts: the same or different value (country, colour, classification…), overlapping or disjoint ranges (ABV, IBU, OG…), shared list values (grapes, tags). Entities of different types compare on the fields they have in common; fields only one side has are listed, never guessed. Each side carries its sensory reference expressions where they are sourced (or the sensory boundary). 404 ENTITY_NOT_RESOLVED names the side that did not resolve (not counted). ' + ID_NOTE,
   querystring: ({ maxLength }) =>
     Type.Object(
       { left: termParam(maxLength, 'left', 'First term.'), right: termParam(maxLength, 'right', 'Second term.') },
@@ -37,7 +37,7 @@ export const compareRoute: EngineRouteDef = {
       basis: Type.String(),
     }),
   }),
-  resolvesToOne: true,
+  notFound: 'ENTITY_NOT_RESOLVED',
   example: 'left=syrah&right=grenache',
 };
 

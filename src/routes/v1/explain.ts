@@ -2,16 +2,16 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { GatewayContext } from '../../gateway/context.ts';
-import { registerDemoTwin } from '../../gateway/demo.ts';
+import { registerDemoTwin } from '../demo-twin.ts';
 import { registerKeyed, type EngineRouteDef } from '../engine-route.ts';
-import { Match, Profile, ResolutionHead, ResolutionObject, termParam } from '../schemas.ts';
+import { ID_NOTE, Match, Profile, ResolutionHead, ResolutionObject, SensoryParts, termParam } from '../schemas.ts';
 
 export const explainRoute: EngineRouteDef = {
   op: 'explain',
   path: '/v1/explain',
   summary: 'Structured, sourced profile of the best resolved entity',
   description:
-    'Resolves q and returns the profile of the best match: every fact with its provenance (source and locator), aliases with language codes, navigable relations (parent, ancestors, children, grapes, geographies) with ids for follow-up calls, and sensory reference expressions where sourced. When the term is ambiguous the other candidates are listed in `alternatives`. 404 ENTITY_NOT_RESOLVED when nothing matches.',
+    'Resolves q and returns the profile of the best match: every fact with its provenance (source and locator), aliases with language codes, navigable relations (parent, ancestors, children, grapes, geographies) with ids for follow-up calls, and sensory reference expressions where sourced. When the term is ambiguous the other candidates are listed in `alternatives`. 404 ENTITY_NOT_RESOLVED when nothing matches (not counted). ' + ID_NOTE,
   querystring: ({ maxLength }) => Type.Object({ q: termParam(maxLength) }),
   toEngine: (query) => ({ q: String(query.q) }),
   body: Type.Object({
@@ -20,10 +20,9 @@ export const explainRoute: EngineRouteDef = {
     resolution: ResolutionObject,
     alternatives: Type.Array(Match),
     profile: Profile,
-    reference_expressions: Type.Array(Type.Object({}, { additionalProperties: true }), { description: 'Sensory reference expressions (spec 2.5) of the entity; empty when none is sourced.' }),
-    sensory_boundary: Type.Optional(Type.Object({ reason: Type.Literal('no_sourced_sensory_evidence'), message: Type.String() }, { description: 'Present exactly when reference_expressions is empty.' })),
+    ...SensoryParts,
   }),
-  resolvesToOne: true,
+  notFound: 'ENTITY_NOT_RESOLVED',
   example: 'q=syrah',
 };
 

@@ -2,9 +2,9 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { GatewayContext } from '../../gateway/context.ts';
-import { registerDemoTwin } from '../../gateway/demo.ts';
+import { registerDemoTwin } from '../demo-twin.ts';
 import { registerKeyed, type EngineRouteDef } from '../engine-route.ts';
-import { ResolutionHead, ResolutionObject, termParam } from '../schemas.ts';
+import { ID_NOTE, ResolutionHead, ResolutionObject, termParam } from '../schemas.ts';
 import { BOUNDARY_REASONS } from '../../engine/engine.ts';
 import { FOOD_CATEGORIES } from '../../engine/kb/schema.ts';
 
@@ -19,7 +19,7 @@ export const GuidanceItem = Type.Object({
   food_category: Type.Union(FOOD_CATEGORIES.map((c) => Type.Literal(c))),
   preparation: NStr,
   qualifier: NStr,
-  confidence: Type.Number({ minimum: 0, maximum: 1, description: 'Set by the authority of the source: official_regional_wine_body and regulator 0.9, trade_body 0.8, educational_body 0.75, wine_press 0.6.' }),
+  confidence: Type.Number({ minimum: 0, maximum: 1, description: 'Set by the authority of the source: official_regional_wine_body and regulator 0.9, trade_body 0.8, educational_body 0.75, wine_press 0.6; one class lower (0.8, 0.75, 0.6, 0.5) when the source was read in a copy (retrieved_via).' }),
   verification_status: Type.Literal('verified'),
   evidence_version: Type.String(),
   language_code: Type.String(),
@@ -38,6 +38,7 @@ export const GuidanceItem = Type.Object({
   source_section: Type.String(),
   source_page: Type.Union([Type.String(), Type.Integer(), Type.Null()]),
   source_excerpt: Type.String({ maxLength: 300, description: 'Verbatim quote of the source, at most 300 characters.' }),
+  retrieved_via: Type.Optional(Type.Object({ url: Type.String({ format: 'uri' }), kind: Type.String(), note: Type.Optional(Type.String()) }, { description: 'Present when the excerpt was read in a copy (mirror, reprint, third-party list) rather than at source_url; the confidence is then one class lower.' })),
 });
 
 export const pairRoute: EngineRouteDef = {
@@ -47,7 +48,7 @@ export const pairRoute: EngineRouteDef = {
   description:
     'Returns guidance only from verified, source-backed pairing evidence; each item keeps its own scope and source. Without such evidence the answer is 200 with pairing_available false, an empty guidance list and a `boundary` object saying why (reasons: ' +
     Object.entries(BOUNDARY_REASONS).map(([k, v]) => `${k}: ${v}`).join(' ') +
-    '). Generic guidance is never substituted. Pairing does not depend on sensory evidence; where a sensory reference expression exists it is included.',
+    '). Generic guidance is never substituted. Pairing does not depend on sensory evidence; where a sensory reference expression exists it is included. 404 ENTITY_NOT_RESOLVED when nothing matches (not counted). ' + ID_NOTE,
   querystring: ({ maxLength }) => Type.Object({ q: termParam(maxLength) }),
   toEngine: (query) => ({ q: String(query.q) }),
   body: Type.Object({
@@ -87,7 +88,7 @@ export const pairRoute: EngineRouteDef = {
       }, { description: 'Present exactly when pairing_available is false: why there is no guidance.' }),
     ),
   }),
-  resolvesToOne: true,
+  notFound: 'ENTITY_NOT_RESOLVED',
   example: 'q=vinho%20verde',
 };
 
