@@ -117,14 +117,21 @@ function rowVersion(id) {
   return d.length === 8 ? d : (Number(d.slice(4)) > 50 ? '19' : '20') + d.slice(4) + d.slice(0, 4); // mmddyy
 }
 
+// Generic words that are no name of one place (kb validate rejects them as AVA aliases too).
+const GENERIC_AKA = new Set(['delta', 'valley', 'coast', 'hills', 'mountain', 'mountains', 'river', 'lake', 'bench', 'highlands', 'mesa', 'ridge']);
+
 // aka column: comma-separated names, with a few free-text cells handled explicitly.
 function parseAka(name, aka) {
   if (!aka) return [];
   if (name === 'Mount Pisgah, Polk County, Oregon') return [aka.trim()];   // commas belong to the name
-  if (/refered by/i.test(aka)) return [...aka.matchAll(/"([^"]+)"/g)].map(m => m[1].trim()); // quoted names only
+  // "refered by many newspaper articles as ..." (Diablo Grande, 9.156): names used by the press, not
+  // given by the CFR section they would be cited to, so none is taken.
+  if (/refered by/i.test(aka)) return [];
   return split(aka, ',')
     // "Kelseyfille Bench" (sic) is left out: a misspelling we cannot confirm against a page read.
-    .filter(a => a !== 'Kelseyfille Bench');
+    .filter(a => a !== 'Kelseyfille Bench')
+    // a generic word ("Delta" for Mississippi Delta) names no one place
+    .filter(a => !GENERIC_AKA.has(a.toLowerCase()));
 }
 
 // `within` cells carry a few broken splits; repair them before matching names.

@@ -179,8 +179,11 @@ for (const r of [...readRef('eu-gi-spirits-eambrosia-2020.csv'), ...readRef('eu-
 // The register's legal instrument: "Article 37 of Regulation (EU) No 2019/787" (or of No 251/2014 for
 // aromatised wines) means protection under that regulation; an Official Journal reference (names
 // registered by a later act or an international agreement) is kept as given.
+// Regulation (EC) No 110/2008 was repealed by (EU) 2019/787: an instrument naming it is never written
+// as the regulation in force (kb validate rejects it too).
 function regulationFact(fn, family, instrument) {
   const li = instrument.trim().replace(/\s+/g, ' ');
+  if (/\b110\/2008\b/.test(li)) throw new Error(`file ${fn}: legal instrument "${li}" names the repealed Regulation (EC) No 110/2008; cite Regulation (EU) 2019/787`);
   const m = li.match(/^Article \d+ of Regulation (?:\(EU\) )?(?:No )?(\d{4}\/\d+|\d+\/\d{4})$/);
   const value = m ? (m[1] === '2019/787' ? REGULATION.spirit : m[1] === '251/2014' ? REGULATION.aromatised : null) : null;
   if (value) return { value, source: 'eu-eambrosia', locator: `file ${fn} (legal instrument: ${li})` };

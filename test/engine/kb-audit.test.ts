@@ -1,0 +1,129 @@
+// kb validate catches each class of fault found by the issue-9 evidence audit: an excerpt in another
+// language than its item says, an English excerpt that names none of its food, the repealed spirits
+// regulation cited as in force, a copy given as the original (no retrieved_via, or a copy host as url),
+// a copy-based expression above the capped confidence, a VIVC number from an encyclopedia, a generic or
+// uncited AVA alias, and figures served for BJCP 21B.
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { excerptLanguage, foodStems, validateKnowledgeBase } from '../../src/engine/kb/validate.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const REF = path.resolve(ROOT, '../shared/reference');
+const haveAvas = fs.existsSync(path.join(REF, 'us-avas.csv'));
+
+/** Problems that `mutate` (given the parsed content of `file` in a copy of data/) brings in. */
+function problemsAfter(file: string, mutate: (recs: any[]) => void) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-audit-'));
+  try {
+    fs.cpSync(path.join(ROOT, 'data'), dir, { recursive: true });
+    const p = path.join(dir, file);
+    const recs = JSON.parse(fs.readFileSync(p, 'utf8'));
+    mutate(recs);
+    fs.writeFileSync(p, JSON.stringify(recs));
+    return validateKnowledgeBase(dir, REF).problems;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+const find = (recs: any[], pred: (r: any) => boolean) => {
+  const r = recs.find(pred);
+  assert.ok(r, 'record to mutate');
+  return r;
+};
+const has = (problems: { file: string; record: string; message: string }[], re: RegExp, record?: string) =>
+  assert.ok(problems.some((p) => re.test(p.message) && (!record || p.record === record)), `${re} not reported: ${JSON.stringify(problems.slice(0, 4))}`);
+
+describe('kb validate: audit checks', () => {
+  test('excerpt language: function words decide, short or mixed text decides nothing', () => {
+    assert.equal(excerptLanguage('Classicamente harmonizada com cordeiro, a Tinta Roriz também é fantástica com outras carnes vermelhas'), 'pt');
+    assert.equal(excerptLanguage('Red wine is a local favourite with Portuguese national fish cod, and with octopus or squid in red wine sauce;'), 'en');
+    assert.equal(excerptLanguage('Les vins du Beaujolais se marient avec la charcuterie et les volailles'), 'fr');
+    assert.equal(excerptLanguage('Der Riesling passt zu Fisch und ist auch mit Spargel ein Genuss'), 'de');
+    assert.equal(excerptLanguage('Aperitif Starter Fish dish Meat dish Cheese Dessert Fruit'), null);
+    assert.deepEqual(foodStems('spicy dishes', null), ['spic']);
+  });
+
+  test('a Portuguese excerpt labelled "en", and an English one labelled "pt", are reported', () => {
+    const pt = problemsAfter('pairings/wines-of-portugal.json', (recs) => {
+      find(recs, (s) => s.entity === 'grape/tempranillo').items[0].language_code = 'en';
+    });
+    has(pt, /"en" but the excerpt is written in "pt"/, 'grape/tempranillo');
+    const en = problemsAfter('pairings/wines-of-portugal.json', (recs) => {
+      find(recs, (s) => s.entity === 'geo/portugal').items[0].language_code = 'pt';
+    });
+    has(en, /"pt" but the excerpt is written in "en"/, 'geo/portugal');
+  });
+
+  test('an English excerpt that names none of the food of its item is reported', () => {
+    const got = problemsAfter('pairings/pinotage-association.json', (recs) => {
+      const it = find(recs, (s) => s.entity === 'grape/pinotage').items.find((i: any) => i.pairing_key === 'venison');
+      it.food_item = 'roast goose';
+    });
+    has(got, /names none of the food of the item \("roast goose"\)/, 'grape/pinotage');
+  });
+
+  test('Regulation (EC) No 110/2008 as the regulation in force is reported (fact value, source title)', () => {
+    const fact = problemsAfter('spirits/categories.json', (recs) => {
+      find(recs, (r) => r.key === 'spirit/armagnac').facts.regulation.value = 'Regulation (EC) No 110/2008, Annex II, point 4';
+    });
+    has(fact, /110\/2008/, 'spirit/armagnac');
+    const title = problemsAfter('sources/spirits.json', (recs) => {
+      find(recs, (s) => s.key === 'wirspa').title = 'Rum under Regulation (EC) No 110/2008';
+    });
+    has(title, /110\/2008/, 'wirspa');
+  });
+
+  test('a source read on a copy host needs retrieved_via, and its url must be the original', () => {
+    const noVia = problemsAfter('sources/geographies-famous.json', (recs) => {
+      delete find(recs, (s) => s.key === 'inao-cdc-beaujolais').retrieved_via;
+    });
+    has(noVia, /read in a copy \(docslib\.org\) but has no retrieved_via/, 'inao-cdc-beaujolais');
+    const copyUrl = problemsAfter('sources/geographies-famous.json', (recs) => {
+      const s = find(recs, (x) => x.key === 'inao-cdc-beaujolais');
+      s.url = 'https://docslib.org/doc/1327211/cahier-des-charges';
+    });
+    has(copyUrl, /docslib\.org is a copy: url names the original/, 'inao-cdc-beaujolais');
+  });
+
+  test('a sensory expression resting on a copy above the capped confidence is reported', () => {
+    const got = problemsAfter('sources/sensory.json', (recs) => {
+      find(recs, (s) => s.key === 'comite-champagne-campus').retrieved_via = { url: 'https://docslib.org/doc/1/x', kind: 'mirror' };
+    });
+    has(got, /exceeds 0\.8: source comite-champagne-campus was read in a copy/);
+  });
+
+  test('a VIVC number cited to anything but the vivc source is reported', () => {
+    const got = problemsAfter('grapes/vivc.json', (recs) => {
+      find(recs, (r) => r.facts?.vivc_id?.value === '2455').facts.vivc_id.source = 'wikipedia-grape-cinsaut';
+    });
+    has(got, /a VIVC number cites the vivc source/);
+  });
+
+  test('AVA aliases: a generic word, or a name its CFR section does not give, is reported', { skip: !haveAvas && 'no AVA table beside the repo' }, () => {
+    const generic = problemsAfter('geographies/us-avas.json', (recs) => {
+      find(recs, (r) => r.key === 'geo/mississippi-delta').aliases.push({ name: 'Delta', lang: 'en', kind: 'synonym', source: 'ttb-27cfr9', locator: '27 CFR 9.96 (also known as)' });
+    });
+    has(generic, /"Delta" is a generic word/, 'geo/mississippi-delta');
+    const uncited = problemsAfter('geographies/us-avas.json', (recs) => {
+      find(recs, (r) => r.key === 'geo/diablo-grande').aliases.push({ name: 'Oak Flats Valley Ranch', lang: 'en', kind: 'synonym', source: 'ttb-27cfr9', locator: '27 CFR 9.156 (also known as)' });
+    });
+    has(uncited, /"Oak Flats Valley Ranch" is not a name of 27 CFR 9\.156/, 'geo/diablo-grande');
+  });
+
+  test('BJCP 21B Specialty IPA serving figures is reported', () => {
+    const got = problemsAfter('beer-styles/bjcp-2021.json', (recs) => {
+      find(recs, (r) => r.key === 'beer/21b-specialty-ipa').facts.og = { value: { min: 1.05, max: 1.085 }, source: 'bjcp-2021', locator: '21B' };
+    });
+    has(got, /21B Specialty IPA has no figures of its own/, 'beer/21b-specialty-ipa');
+  });
+
+  test('the audited files pass every audit check', () => {
+    const mine = /^(pairings\/(beaujolais|champagne|german-wine-institute|pinotage-association|porto|wines-of-portugal)|sensory\/(champagne|germany|italy|wines-of-portugal)|sources\/(core|geographies|geographies-famous|new-world|pairings|places|spirits)|spirits\/|geographies\/us-avas)/;
+    const rep = validateKnowledgeBase(path.join(ROOT, 'data'), REF);
+    assert.deepEqual(rep.problems.filter((p) => mine.test(p.file)), []);
+  });
+});
