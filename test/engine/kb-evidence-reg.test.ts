@@ -69,4 +69,34 @@ describe('regulator sensory expressions (reg)', () => {
     assert.match(s.expression_name, /1992/);
     assert.match(kb().sources.get(s.provenance[0]!.source)!.notes ?? '', /1992/);
   });
+
+  test('EU single documents read in a copy carry retrieved_via and the 0.8 cap', () => {
+    const w = expr('geo/weinviertel', 'reg_weinviertel_gruner_veltliner');
+    assert.deepEqual(w.primary_aromas, ['pepper']);
+    const p = w.provenance[0]!;
+    const src = kb().sources.get(p.source)!;
+    assert.equal(src.authority, 'regulator');
+    assert.match(src.url, /^https:\/\/eur-lex\.europa\.eu\//);
+    assert.equal(src.retrieved_via?.kind, 'mirror');
+    assert.equal(src.retrieved_via?.url, p.locator);
+    assert.equal(w.confidence, 0.8);
+    const roth = expr('geo/uhlen-roth-lay', 'reg_uhlen_roth_lay_riesling');
+    assert.match(kb().sources.get(roth.provenance[0]!.source)!.retrieved_via?.note ?? '', /Polish/);
+    assert.equal(roth.confidence, 0.8);
+  });
+
+  test('at least 35 entities carry a reg expression, across Italy, Germany, Austria and the Netherlands', () => {
+    const ents = new Set(regExpr().map(({ e }) => e.key));
+    assert.ok(ents.size >= 35, `${ents.size} entities`);
+    for (const k of ['geo/soave', 'geo/uhlen-blaufusser-lay', 'geo/weinviertel', 'geo/achterhoek-winterswijk', 'geo/trento']) assert.ok(ents.has(k), k);
+  });
+
+  test('a regulation text read in a reprint says so: Vermentino di Gallura', () => {
+    const s = expr('geo/vermentino-di-gallura', 'reg_vermentino_di_gallura_white');
+    const src = kb().sources.get(s.provenance[0]!.source)!;
+    assert.equal(src.retrieved_via?.kind, 'reprint');
+    assert.match(src.notes ?? '', /not read/);
+    assert.equal(s.confidence, 0.8);
+    assert.deepEqual(s.development_aromas, ['vanilla']);
+  });
 });
