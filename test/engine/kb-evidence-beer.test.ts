@@ -1,0 +1,118 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadKnowledgeBaseOrThrow, type KnowledgeBase } from '../../src/engine/kb/load.ts';
+
+// H4 (tag beer): BJCP 2021 sensory profiles of beer styles and beer pairing evidence
+// (Brewers Association chart and dessert guidance read in copies; beer press), loaded through the real KB loader.
+const DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data');
+let cached: KnowledgeBase | undefined;
+const kb = () => (cached ??= loadKnowledgeBaseOrThrow(DATA));
+const ent = (key: string) => {
+  const x = kb().byKey.get(key);
+  assert.ok(x, `${key} is served`);
+  return x!;
+};
+const beerExpr = () =>
+  kb().entities.flatMap((e) => e.sensory.filter((s) => s.expression_key.startsWith('beer_')).map((s) => ({ e, s })));
+const item = (entity: string, key: string, source?: string) => {
+  const set = ent(entity).pairing;
+  assert.ok(set, `${entity} has a pairing set`);
+  const it = set!.items.find((i) => i.pairing_key === key && (!source || i.source_key === source));
+  assert.ok(it, `${entity} has ${key}`);
+  return it!;
+};
+
+describe('beer sensory expressions (beer)', () => {
+  test('at least 40 BJCP 2021 styles carry a beer_ expression from the guideline, capped at 0.6 (read in a copy)', () => {
+    const all = beerExpr();
+    assert.ok(new Set(all.map((x) => x.e.key)).size >= 40, `${all.length} beer expressions`);
+    for (const { e, s } of all) {
+      assert.equal(e.type, 'beer_style');
+      assert.equal(s.review_status, 'reviewed');
+      assert.equal(s.tannin, null, 'bitterness is not tannin');
+      for (const p of s.provenance) {
+        const src = kb().sources.get(p.source)!;
+        assert.equal(src.authority, 'style_guideline');
+        assert.equal(src.publisher, 'Beer Judge Certification Program');
+        assert.equal(src.retrieved_via?.kind, 'dataset');
+        assert.match(src.retrieved_via!.url, /ascholer\/bjcp-styleview\/blob\/04237a2/);
+        assert.equal(p.locator, `https://www.bjcp.org/style/2021/beer/#${e.facts.style_id?.value}`);
+      }
+      assert.equal(s.confidence, 0.6);
+    }
+  });
+
+  test('demand-heavy styles: American IPA, American Pale Ale, Weissbier, Irish Stout, Berliner Weisse', () => {
+    const ipa = beerExpr().find((x) => x.e.key === 'beer/21a-american-ipa')!.s;
+    assert.ok(ipa.primary_aromas.includes('pine') && ipa.primary_aromas.includes('citrus'));
+    assert.equal(ipa.acidity, null);
+    const apa = beerExpr().find((x) => x.e.key === 'beer/18b-american-pale-ale')!.s;
+    assert.ok(apa.aroma_families.includes('hop'));
+    const weiss = beerExpr().find((x) => x.e.key === 'beer/10a-weissbier')!.s;
+    assert.deepEqual(weiss.primary_aromas.slice(0, 2), ['banana', 'clove']);
+    const stout = beerExpr().find((x) => x.e.key === 'beer/15b-irish-stout')!.s;
+    assert.ok(stout.primary_aromas.includes('coffee'));
+    const bw = beerExpr().find((x) => x.e.key === 'beer/23a-berliner-weisse')!.s;
+    assert.match(bw.acidity!, /lactic/);
+    assert.ok(bw.development_aromas.includes('hay'));
+    const saison = beerExpr().find((x) => x.e.key === 'beer/25b-saison')!.s;
+    assert.deepEqual(saison.common_styles, ['table', 'standard', 'super', 'pale', 'dark']);
+    assert.ok(saison.provenance[0]!.supports.includes('common_styles'));
+  });
+});
+
+describe('beer pairings (beer)', () => {
+  test('at least 15 beer styles have verified pairings from at least two publishers', () => {
+    const sets = kb().entities.filter((e) => e.type === 'beer_style' && e.pairing);
+    assert.ok(sets.length >= 15, `${sets.length} beer styles with pairings`);
+    const publishers = new Set(sets.flatMap((e) => e.pairing!.items.map((i) => kb().sources.get(i.source_key)!.publisher)));
+    assert.ok(publishers.size >= 2, [...publishers].join(', '));
+  });
+
+  test('Brewers Association items: read in copies, capped at 0.75, at most 3 per style', () => {
+    const beerSets = kb().entities.filter((e) => e.type === 'beer_style' && e.pairing);
+    for (const e of beerSets) {
+      const ba = e.pairing!.items.filter((i) => kb().sources.get(i.source_key)!.publisher === 'Brewers Association');
+      assert.ok(ba.length <= 3, `${e.key}: ${ba.length} Brewers Association items`);
+      for (const i of ba) {
+        const src = kb().sources.get(i.source_key)!;
+        assert.equal(src.authority, 'trade_body');
+        assert.ok(src.retrieved_via, `${i.source_key} names its copy`);
+        assert.ok(i.confidence <= 0.75);
+        assert.equal(i.evidence_version, '2026.11.2');
+      }
+    }
+    const curry = item('beer/21a-american-ipa', 'curry');
+    assert.equal(curry.source_key, 'ba-beer-food-matching-chart-docslib');
+    assert.equal(curry.style_scope, 'India Pale Ale (chart row)');
+    assert.equal(curry.source_excerpt, '4. India Pale Ale Strong, spicy food (classic with curry!);');
+    assert.equal(kb().sources.get(curry.source_key)!.retrieved_via!.kind, 'mirror');
+    const dubbel = item('beer/26b-belgian-dubbel', 'milk_chocolate');
+    assert.equal(dubbel.source_key, 'ba-beer-food-matching-chart-vdocuments');
+    const tripel = item('beer/26c-belgian-tripel', 'fruity_desserts');
+    assert.equal(kb().sources.get(tripel.source_key)!.retrieved_via!.kind, 'reprint');
+  });
+
+  test('press items keep their language and scope: DRAFT (en), Teckbote and Brikada (de)', () => {
+    const oysters = item('beer/15b-irish-stout', 'oysters');
+    assert.equal(oysters.source_key, 'draft-magazine-beer-style-pages');
+    assert.equal(oysters.source_url, 'http://draftmag.org/style/42/');
+    assert.equal(oysters.style_scope, 'dry stout');
+    assert.equal(oysters.language_code, 'en');
+    assert.equal(oysters.confidence, 0.6);
+    const wild = item('beer/8b-schwarzbier', 'game_dishes');
+    assert.equal(wild.language_code, 'de');
+    assert.match(wild.source_excerpt, /Wildgerichte wird Bockbier, Schwarzbier/);
+    assert.equal(kb().sources.get(wild.source_key)!.authority, 'wine_press');
+    const sushi = item('beer/5b-kolsch', 'sushi');
+    assert.equal(sushi.language_code, 'de');
+    assert.equal(sushi.source_key, 'brikada-verband-private-brauereien-bier-speisen');
+    const kolschFish = item('beer/5b-kolsch', 'boiled_fish');
+    assert.equal(kolschFish.preparation, 'boiled');
+    for (const e of kb().entities.filter((x) => x.type === 'beer_style' && x.pairing)) {
+      for (const i of e.pairing!.items) assert.ok(i.source_excerpt.length <= 300);
+    }
+  });
+});
