@@ -86,7 +86,10 @@ describe('grape varieties from variety lists', () => {
     assert.equal(e('grape/trousseau').facts.berry_colour?.value, 'noir');
     assert.equal(e('grape/trousseau').facts.berry_colour?.source, 'fr-catalogue-officiel-vigne');
     assert.equal(e('grape/souvignier-gris').facts.berry_colour?.value, 'gris');
-    assert.equal(e('grape/nerello-mascalese').facts.berry_colour, undefined, 'no list we read gives its colour');
+    // the Italian variety register gives Nerello Mascalese as nera (registry no. 165)
+    assert.equal(e('grape/nerello-mascalese').facts.berry_colour?.value, 'noir');
+    assert.equal(e('grape/nerello-mascalese').facts.berry_colour?.source, 'it-registro-nazionale-varieta-vite');
+    assert.equal(e('grape/albemarle').facts.berry_colour, undefined, 'no list we read gives its colour');
     for (const g of kb().entities.filter((x) => x.type === 'grape')) {
       const c = g.facts.berry_colour;
       if (c) assert.ok(['blanc', 'noir', 'gris', 'rose', 'rouge'].includes(String(c.value)), g.key);

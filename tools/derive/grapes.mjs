@@ -220,8 +220,15 @@ const LIST_SOURCE = {
   fr_catalogue: { source: 'fr-catalogue-officiel-vigne', kind: 'trade_name', lang: 'fr', where: 'variety list (usage raisins de cuve)' },
   wikipedia: { source: 'wikipedia-list-of-grape-varieties', kind: 'common_name', lang: 'und', where: 'red/white variety tables' },
   fr_codes: { source: 'fr-cepage-codes', kind: 'trade_name', lang: 'fr', where: 'cépage code list, wine variety' },
+  us_ttb: { source: 'us-ttb-approved-grape-variety-names', kind: 'trade_name', lang: 'en', where: '27 CFR 4.91 list of approved names' },
+  it_registro: { source: 'it-registro-nazionale-varieta-vite', kind: 'trade_name', lang: 'it', where: 'Registro Nazionale delle Varietà di Vite, varietà da vino' },
 };
-const NAME_ORDER = ['it_doc', 'winemag', 'wikipedia', 'fr_catalogue', 'fr_codes'];
+// it_registro comes last so that records named before it was added keep their name and key.
+const NAME_ORDER = ['it_doc', 'winemag', 'wikipedia', 'fr_catalogue', 'fr_codes', 'it_registro', 'us_ttb'];
+// Lists added in November 2026 (see grapes-it-registro.json, grapes-us-ttb.json). A name from one of
+// them that already names or aliases a non-grape entity (a place, a spirit, a beer style) or is an
+// out-of-scope term does not make a new record (no new shared names are declared for them).
+const NEW_LISTS = new Set(['it_registro', 'us_ttb']);
 // Review-dataset values that are styles, blends, wine names or generic family names, not a variety.
 const NOT_A_VARIETY = new Set(['claret', 'port', 'sherry', 'apple', 'other', 'tokaji', 'tokay', 'meritage', 'edelzwicker',
   'prosecco', 'madeira blend', 'white port', 'rose', 'rosado', 'rosato', 'cabernet', 'alicante', 'moscato', 'muscat', 'muskat',
@@ -328,11 +335,29 @@ for (const n of LISTS.winemag) candidates.push({ list: 'winemag', name: n.trim()
 for (const n of LISTS.it_doc) candidates.push({ list: 'it_doc', name: n.trim(), display: n.trim(), colour: null });
 for (const [n, table] of LISTS.wikipedia) candidates.push({ list: 'wikipedia', name: tidy(n), display: titleCase2(tidy(n)), colour: WIKI_COLOUR[table] ?? null });
 for (const [n, letter] of LISTS.fr_catalogue) candidates.push({ list: 'fr_catalogue', name: n.trim(), display: titleCase2(n.trim()), colour: FR_COLOUR[letter] ?? null, letter });
+// it_registro: the Italian national register of vine varieties (wine varieties), read in a
+// third-party export and transcribed to tools/derive/grapes-it-registro.json: [registry number,
+// name as printed, colour letter, synonyms the register states]. The copy writes an accented final
+// vowel as a trailing apostrophe (Avana', Ruche'); the apostrophe is dropped from the name.
+const IT_REGISTRO = JSON.parse(readFileSync(join(here, 'grapes-it-registro.json'), 'utf8')).rows;
+const IT_COLOUR = { n: 'noir', b: 'blanc', r: 'rose', g: 'gris' };
+const IT_SYN_COUNT = new Map();
+for (const [, , , syns] of IT_REGISTRO) for (const x of new Set(syns.map(exact))) IT_SYN_COUNT.set(x, (IT_SYN_COUNT.get(x) ?? 0) + 1);
+for (const [rnv, n, c, syns] of IT_REGISTRO) {
+  const name = n.replace(/'$/, '').trim();
+  candidates.push({ list: 'it_registro', name, listed: n, display: name, colour: IT_COLOUR[c] ?? null, rnv, syns, colourWord: c });
+}
+// us_ttb: 27 CFR 4.91, the US list of approved grape variety names for American wines, as printed
+// in the eCFR text, with the synonyms the section shows in parentheses ([name, [synonyms]]). No
+// berry colour is given. A name with no VIVC match may match through one of its stated synonyms.
+for (const [n, syns] of JSON.parse(readFileSync(join(here, 'grapes-us-ttb.json'), 'utf8')).rows) {
+  candidates.push({ list: 'us_ttb', name: n.trim(), display: n.trim(), colour: null, syns: syns.filter((x) => x !== 'Thomspon Seedless') }); // a misprint in the section
+}
 for (const [code, n, colour] of LISTS.fr_codes) candidates.push({ list: 'fr_codes', name: stripCode(n), listed: n, display: titleCase2(stripCode(n)), colour: CODES_COLOUR[colour] ?? null, code, colourWord: colour });
 // colour evidence per name across lists (French letter first, then Wikipedia table)
 // A name that one list gives with two colours (e.g. 'piquepoul' in both Wikipedia tables) gives none.
 const colourOf = new Map();
-const colourRank = { fr_catalogue: 0, fr_codes: 1, wikipedia: 2 };
+const colourRank = { fr_catalogue: 0, fr_codes: 1, it_registro: 1.5, wikipedia: 2 };
 const conflicted = new Set();
 for (const c of [...candidates].sort((a, b) => (colourRank[a.list] ?? 9) - (colourRank[b.list] ?? 9))) {
   if (!c.colour) continue;
@@ -345,18 +370,37 @@ for (const c of [...candidates].sort((a, b) => (colourRank[a.list] ?? 9) - (colo
 for (const k of conflicted) colourOf.delete(k);
 for (const c of candidates) if (c.colour && matchKeys(c.name).some((k) => conflicted.has(k))) c.colour = null;
 
-const report = { noMatch: [], several: [], existing: [], excluded: [], nameTaken: [], aliasDropped: [] };
+const report = { noMatch: [], several: [], existing: [], excluded: [], nameTaken: [], aliasDropped: [], synonymConflict: [] };
+const grapeIdOf = new Map([...kbGrapeIds].map(([id, k]) => [k, id]));
 const found = new Map(); // vivc id -> {prime, hits: [...]}
 for (const c of candidates) {
   if (NOT_A_VARIETY.has(exact(c.name)) || /\bblend\b/i.test(c.name) || (c.list === 'winemag' && /[a-z]-[A-Z]|, /.test(c.name) && !/^(Müller|Xarel|G-S-M)/.test(c.name))) { report.excluded.push(`${c.list}: ${c.name}`); continue; }
+  if (NEW_LISTS.has(c.list)) {
+    const x = exact(c.display);
+    const other = [...(kbNames.get(x) ?? [])].filter((k) => !k.startsWith('grape/'));
+    if (other.length || outOfScope.has(x)) { report.nameTaken.push(`${c.list}: ${c.name} (name of ${other.join(', ') || 'an out-of-scope term'})`); continue; }
+  }
   const keys = matchKeys(c.name);
   const evidence = c.colour ? { colour: c.colour, list: c.list } : keys.map((k) => colourOf.get(k)).find(Boolean) ?? null;
   let cands = [...new Map(keys.flatMap((k) => byPrimeKey.get(k) ?? []).map((p) => [p.id, p])).values()];
   if (evidence) cands = cands.filter((p) => !p.colour || p.colour === evidence.colour);
   else cands = cands.filter((p) => !p.colour);
+  if (cands.length === 0 && c.list === 'us_ttb' && c.syns?.length) {
+    // a synonym the list itself states (exact prime-name equality only, no colour-word matching)
+    const viaSyn = [...new Map(c.syns.flatMap((x) => matchKeys(x).flatMap((k) => byPrimeKey.get(k) ?? [])).filter((p) => !p.colour).map((p) => [p.id, p])).values()];
+    if (viaSyn.length === 1) { cands = viaSyn; c.viaSynonym = true; }
+  }
   if (cands.length === 0) { report.noMatch.push(`${c.list}: ${c.name}`); continue; }
   if (cands.length > 1) { report.several.push(`${c.list}: ${c.name} -> ${cands.map((p) => `${p.id} ${p.name}`).join(' | ')}`); continue; }
   const p = cands[0];
+  // A register entry whose own stated synonyms name a grape already in the knowledge base under
+  // another VIVC number (e.g. Italian 'Grechetto Rosso', synonym Sangiovese) is not matched by name.
+  // Synonyms the register gives to several of its entries (Malvasia, Moscato, Muscat, Greco,
+  // Lambrusco, Schiava, ...) are family names, not identities, and are not used for this check.
+  if (c.list === 'it_registro') {
+    const clash = (c.syns || []).filter((s) => IT_SYN_COUNT.get(exact(s)) === 1).flatMap((s) => [...(kbNames.get(exact(s)) ?? [])].filter((k) => k.startsWith('grape/') && grapeIdOf.get(k) && grapeIdOf.get(k) !== p.id).map((k) => `${s} = ${k}`));
+    if (clash.length) { report.synonymConflict.push(`${c.list}: ${c.name} -> ${p.id} ${p.name} (register synonym ${clash.join(', ')})`); continue; }
+  }
   if (kbGrapeIds.has(p.id)) { report.existing.push(`${c.list}: ${c.name} -> ${p.id} ${p.name} (${kbGrapeIds.get(p.id)})`); continue; }
   const taken = kbNames.get(exact(c.display));
   if (taken && [...taken].some((k) => k.startsWith('grape/'))) { report.nameTaken.push(`${c.list}: ${c.name} -> ${p.id} ${p.name} (name of ${[...taken].join(', ')})`); continue; }
@@ -382,10 +426,12 @@ for (const [id, { prime, hits }] of found) {
   };
   const fr = hits.find((h) => h.list === 'fr_catalogue');
   const codes = hits.find((h) => h.list === 'fr_codes');
+  const reg = hits.find((h) => h.list === 'it_registro' && h.colour);
   const ped = pedigree.get(id);
   const pedColour = ped && COLOURS.has((ped.berry_color || '').toLowerCase()) && key2(ped.prime_name) === key2(prime.name) ? ped.berry_color.toLowerCase() : null;
   if (fr) facts.berry_colour = { value: fr.colour, source: LIST_SOURCE.fr_catalogue.source, locator: `"${fr.name} ${fr.letter}" (berry-colour letter ${fr.letter})` };
   else if (codes && codes.colour) facts.berry_colour = { value: codes.colour, source: LIST_SOURCE.fr_codes.source, locator: `code ${codes.code} "${codes.listed}" (colour ${codes.colourWord})` };
+  else if (reg) facts.berry_colour = { value: reg.colour, source: LIST_SOURCE.it_registro.source, locator: `registry no. ${reg.rnv} "${reg.listed}" (berry colour ${{ n: 'nera', b: 'bianca', r: 'rosa', g: 'grigia' }[reg.colourWord]})` };
   else if (pedColour) facts.berry_colour = { value: pedColour, source: 'vivc', locator: `${loc} (berry colour; VIVC pedigree table)` };
   if (ped && ped.country && key2(ped.prime_name) === key2(prime.name)) facts.country_of_origin = { value: ped.country.toUpperCase(), source: 'vivc', locator: `${loc} (country of origin; VIVC pedigree table)` };
   const cands = [];
@@ -393,14 +439,19 @@ for (const [id, { prime, hits }] of found) {
   cands.push({ name: primeTitle, lang: 'und', kind: 'synonym', source: 'vivc', locator: `${loc} (prime name)` });
   for (const h of hits) {
     const ls = LIST_SOURCE[h.list];
-    cands.push({ name: h.display, lang: ls.lang, kind: ls.kind, source: ls.source, locator: h.list === 'fr_codes' ? `code ${h.code} "${h.listed}" (${ls.where})` : `"${h.name}" (${ls.where})` });
+    if (h.list === 'us_ttb') for (const x of h.syns) cands.push({ name: x, lang: 'en', kind: 'synonym', source: ls.source, locator: `"${h.name} (${h.syns.join(', ')})" (${ls.where}, synonym in parentheses)` });
+    cands.push({ name: h.display, lang: ls.lang, kind: ls.kind, source: ls.source, locator: h.list === 'fr_codes' ? `code ${h.code} "${h.listed}" (${ls.where})` : h.list === 'it_registro' ? `registry no. ${h.rnv} "${h.listed}" (${ls.where})` : `"${h.name}" (${ls.where})` });
   }
-  const how = head.via
-    ? `by dropping the colour word ${head.via.word} that VIVC appends (berry colour ${head.via.evidence.colour} given by the ${{ fr_catalogue: 'French catalogue', fr_codes: 'French cépage code list', wikipedia: 'Wikipedia list' }[head.via.evidence.list]})`
+  const how = head.viaSynonym
+    ? `through the synonym the list gives in parentheses (${head.syns.join(', ')}), which equals the prime name`
+    : head.via
+    ? `by dropping the colour word ${head.via.word} that VIVC appends (berry colour ${head.via.evidence.colour} given by the ${{ fr_catalogue: 'French catalogue', fr_codes: 'French cépage code list', it_registro: 'Italian variety register', wikipedia: 'Wikipedia list' }[head.via.evidence.list]})`
     : 'exactly (case, accents and spacing aside)';
   const nameNote = head.list === 'wikipedia'
     ? 'name title-cased from the Wikipedia list, which the scrape we read had lower-cased'
     : head.list === 'fr_catalogue' ? 'name as in the French catalogue export (title case there, particles such as de/la lower-cased here; accents dropped by the export)'
+    : head.list === 'us_ttb' ? 'name as printed in the US list of approved grape variety names (27 CFR 4.91)'
+    : head.list === 'it_registro' ? `name as printed in the Italian variety register copy (registry no. ${head.rnv}${head.listed !== head.name ? '; the trailing apostrophe that stands for an accent there is dropped' : ''})`
     : head.list === 'fr_codes' ? 'name title-cased from the French cépage code list (upper case there), colour letter dropped' : `name as printed in the ${head.list === 'it_doc' ? 'Italian DOC/DOCG production-rule list' : 'review dataset\'s variety column'}`;
   const rec = {
     key, type: 'grape', name, review: 'reviewed', aliases: [], facts,

@@ -1,0 +1,138 @@
+// Grape varieties from national variety lists added in November 2026 (issue 8): the Italian
+// Registro Nazionale delle Varietà di Vite and the US list of approved grape variety names
+// (27 CFR 4.91); and the issue 9 audit fixes in the grape files. Loaded from the real knowledge base.
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ROOT, sharedEngine } from '../helper.ts';
+
+const kb = () => sharedEngine().kb;
+const e = (key: string) => {
+  const x = kb().byKey.get(key);
+  assert.ok(x, `${key} is served`);
+  return x!;
+};
+const passport = (id: string) => `https://www.vivc.de/index.php?r=passport%2Fview&id=${id}`;
+
+const PRIMES = path.resolve(ROOT, '..', 'shared', 'reference', 'vivc-prime-names.csv');
+const primeById = fs.existsSync(PRIMES)
+  ? new Map(fs.readFileSync(PRIMES, 'utf8').split(/\r?\n/).slice(1).filter(Boolean).map((l) => {
+    const i = l.indexOf(',');
+    return [l.slice(0, i), l.slice(i + 1).replace(/^"|"$/g, '').replace(/\s+/g, ' ')] as [string, string];
+  }))
+  : undefined;
+
+// [key, canonical trade name, VIVC number, VIVC prime name, source of the name]
+const REG = 'it-registro-nazionale-varieta-vite';
+const TTB = 'us-ttb-approved-grape-variety-names';
+const PINS: [string, string, string, string, string][] = [
+  ['grape/foglia-tonda', 'Foglia Tonda', '4171', 'FOGLIA TONDA', REG],
+  ['grape/canaiolo-rosa', 'Canaiolo Rosa', '2038', 'CANAIOLO ROSA', REG],
+  ['grape/cividin', 'Cividin', '2690', 'CIVIDIN BIANCO', REG],
+  ['grape/nieddera', 'Nieddera', '8545', 'NIEDDERA', REG],
+  ['grape/lambrusco-viadanese', 'Lambrusco Viadanese', '6702', 'LAMBRUSCO VIADANESE', REG],
+  ['grape/cove', 'Cove', '2808', 'COVE', REG],
+  ['grape/albemarle', 'Albemarle', '241', 'ALBEMARLE', TTB],
+  ['grape/carlos', 'Carlos', '2105', 'CARLOS', TTB],
+  ['grape/munch', 'Münch', '8143', 'MUENCH', TTB],
+  ['grape/joannes-seyve-12-428', 'Joannes Seyve 12-428', '5771', 'JOANNES SEYVE 12428', TTB],
+  ['grape/emerald-riesling', 'Emerald Riesling', '3894', 'EMERALD RIESLING', TTB],
+  ['grape/ravat-noir', 'Ravat noir', '9941', 'RAVAT NOIR', TTB],
+];
+
+describe('grape varieties from national variety lists', () => {
+  test('pinned records: VIVC number and prime name cited to the VIVC passport, canonical name from the list', () => {
+    for (const [key, name, id, prime, src] of PINS) {
+      const g = e(key);
+      assert.equal(g.type, 'grape', key);
+      assert.equal(g.name, name, key);
+      assert.equal(g.facts.vivc_id?.value, id, key);
+      assert.equal(g.facts.vivc_id?.source, 'vivc', key);
+      assert.equal(g.facts.vivc_id?.locator, passport(id), key);
+      assert.equal(g.facts.vivc_prime_name?.value, prime, key);
+      assert.match(g.notes ?? '', new RegExp(`source ${src}`), key);
+      if (primeById) assert.equal(primeById.get(id), prime, `${key}: reference row for VIVC ${id}`);
+    }
+  });
+
+  test('the VIVC prime name is an und synonym alias cited to VIVC when it differs from the name', () => {
+    for (const [key, prime] of [['grape/cividin', 'Cividin Bianco'], ['grape/munch', 'Muench'], ['grape/joannes-seyve-12-428', 'Joannes Seyve 12428']]) {
+      const a = e(key!).aliases.find((x) => x.name === prime);
+      assert.ok(a, `${key}: prime name ${prime} kept as an alias`);
+      assert.equal(a!.kind, 'synonym');
+      assert.equal(a!.lang, 'und');
+      assert.equal(a!.source, 'vivc');
+    }
+  });
+
+  test('berry colour from the Italian register, cited with its registry number', () => {
+    const c = e('grape/canaiolo-rosa').facts.berry_colour;
+    assert.equal(c?.value, 'rose');
+    assert.equal(c?.source, REG);
+    assert.match(String(c?.locator), /registry no\. 314/);
+    assert.equal(e('grape/foglia-tonda').facts.berry_colour?.value, 'noir');
+    assert.equal(e('grape/albemarle').facts.berry_colour, undefined, 'the US list gives no colour');
+  });
+
+  test('the new list sources are registered with the copy they were read in', () => {
+    for (const key of [REG, TTB]) {
+      const s = kb().sources.get(key);
+      assert.ok(s, key);
+      assert.ok(s!.retrieved_via, `${key} was read in a copy`);
+    }
+    assert.equal(kb().sources.get(REG)!.authority, 'official_register');
+    assert.equal(kb().sources.get(TTB)!.authority, 'regulator');
+  });
+
+  test('a register entry whose own synonym names another served grape is not matched by name', () => {
+    // 'Lumassina' (synonym Buzzetto, an alias of Trebbiano) makes no record of its own
+    assert.ok(!kb().entities.some((g) => g.type === 'grape' && g.facts.vivc_id?.value === '6993'));
+  });
+
+  test('names of places are not taken by new list grapes (Ontario stays the place)', () => {
+    assert.ok(!kb().entities.some((g) => g.type === 'grape' && (g.name === 'Ontario' || g.aliases.some((a) => a.name === 'Ontario'))));
+  });
+
+  test('released keys of list-derived records keep their VIVC number', () => {
+    for (const [key, id] of [['grape/nerello-mascalese', '8480'], ['grape/negro-amaro', '8456'], ['grape/canaiolo-nero', '2037'], ['grape/souvignier-gris', '22629']]) {
+      assert.equal(e(key!).facts.vivc_id?.value, id, key);
+    }
+  });
+
+  test('served grape varieties: at least 875 (target 1,000 not reached, see the derive script report)', () => {
+    const grapes = kb().entities.filter((x) => x.type === 'grape');
+    assert.ok(grapes.length >= 875, `${grapes.length} grapes served`);
+  });
+});
+
+describe('issue 9 audit fixes in the grape files', () => {
+  test('Nagyburgundi Kék is no longer an alias of Gamay', () => {
+    assert.ok(!e('grape/gamay').aliases.some((a) => a.name === 'Nagyburgundi Kék'));
+  });
+
+  test('Grenache aliases carry no language code the source does not support', () => {
+    const al = e('grape/grenache').aliases;
+    assert.equal(al.find((a) => a.name === 'Alicantina')?.lang, 'und');
+    assert.equal(al.find((a) => a.name === 'Garnacha')?.lang, 'es');
+  });
+
+  test('Baga, Touriga Nacional and Touriga Franca cite VIVC for their number', () => {
+    for (const [key, id, prime] of [['grape/baga', '885', 'BAGA'], ['grape/touriga-nacional', '12594', 'TOURIGA NACIONAL'], ['grape/touriga-franca', '12593', 'TOURIGA FRANCA']]) {
+      const g = e(key!);
+      assert.equal(g.facts.vivc_id?.value, id, key);
+      assert.equal(g.facts.vivc_id?.source, 'vivc', key);
+      assert.equal(g.facts.vivc_id?.locator, passport(id!), key);
+      assert.equal(g.facts.vivc_prime_name?.value, prime, key);
+      if (primeById) assert.equal(primeById.get(id!), prime, key);
+    }
+  });
+
+  test('grape sources read in a mirror carry retrieved_via', () => {
+    for (const key of ['wikipedia-grape-carignan', 'wikipedia-grape-dolcetto', 'wikipedia-de-grape-petit-verdot', 'wikipedia-de-grape-corvina',
+      'wikipedia-de-grape-torrontes-riojano', 'wikipedia-ru-grape-montepulciano', 'wikipedia-grape-macabeo', 'wikipedia-de-grape-baga',
+      'wikipedia-de-grape-touriga-franca', 'wikipedia-list-of-grape-varieties', 'ttb-27cfr4']) {
+      assert.ok(kb().sources.get(key)?.retrieved_via, key);
+    }
+  });
+});
