@@ -99,4 +99,14 @@ describe('regulator sensory expressions (reg)', () => {
     assert.equal(s.confidence, 0.8);
     assert.deepEqual(s.development_aromas, ['vanilla']);
   });
+
+  test('a single document read on EUR-Lex itself keeps 0.9: Würzburger Stein-Berg', () => {
+    const s = expr('geo/wurzburger-stein-berg', 'reg_wurzburger_stein_berg_white');
+    const src = kb().sources.get(s.provenance[0]!.source)!;
+    assert.equal(src.retrieved_via, undefined);
+    assert.match(src.url, /eur-lex\.europa\.eu/);
+    assert.equal(s.provenance[0]!.locator, src.url);
+    assert.equal(s.confidence, 0.9);
+    assert.deepEqual(s.primary_aromas, ['flint']);
+  });
 });
