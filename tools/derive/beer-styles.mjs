@@ -10,7 +10,12 @@
 // ascholer/bjcp-styleview transcription of the 2021 guidelines (source key
 // `bjcp-2021-styleview`, registered in data/sources/beer.json). Bare style ids are never
 // aliased, and names the guidelines attach to more than one style (e.g. "Barley Wine",
-// "Golden Ale", "Oktoberfest", "Export") are left out on purpose.
+// "Golden Ale", "Oktoberfest", "Export") are left out on purpose. ALIASES_REPRINT holds names read
+// later in another transcription (rwgrier/beer-styles-site, source `bjcp-2021-style-entries`).
+//
+// Known-wrong rows (issue 9): NO_FIGURES lists styles whose table figures are not derived (21B: the
+// row holds Black IPA's figures; 21B itself has none). VARIANT_LOCATORS/NOTES say which variant a
+// row's figures describe where the guideline gives several (25B Saison: standard strength, pale).
 //
 // Run from the repository root:  node tools/derive/beer-styles.mjs
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -88,7 +93,45 @@ const ALIASES = {
   '30A': [A('SHV Beer', 'en', 'abbreviation', 'style 30D, Aroma ("Same as SHV Beer", i.e. 30A)')],
 };
 
+// Aliases read in the BJCP 2021 text as carried by the rwgrier/beer-styles-site reprint (source
+// `bjcp-2021-style-entries`, data/sources/beer.json): names the style entry itself gives, or things
+// the entry says it includes (field = where the name or inclusion stands).
+const B = (name, lang, kind, field) => ({ name, lang, kind, field });
+const ALIASES_REPRINT = {
+  '22B': [B('Double Red Ale', 'en', 'common_name', 'Comments ("including modern Double Red Ales")')],
+  '17A': [B('English Winter Warmer', 'en', 'common_name', 'Comments (17A "can include ... English winter warmers")')],
+  '30A': [B('Spice Beer', 'en', 'common_name', 'introduction ("Often called Spice Beer")')],
+  '30B': [B('Pumpkin Ale', 'en', 'common_name', 'introduction (Autumn Seasonal Beers "may include pumpkins, gourds, or other squashes"), Characteristic Ingredients (squash-type vegetables, "most frequently pumpkin") and Commercial Examples (Schlafly Pumpkin Ale, Rogue Pumpkin Patch Ale, Dogfish Head Punkin Ale)')],
+  '2A': [B('Mexican Lager', 'en', 'common_name', 'Entry Instructions (regional variations of 2A, e.g. "Mexican lager, Dutch lager")'),
+         B('Dutch Lager', 'en', 'common_name', 'Entry Instructions (regional variations of 2A, e.g. "Mexican lager, Dutch lager")')],
+  '31B': [B('Honey Beer', 'en', 'common_name', 'Comments (a honey-based beer entered here is "a honey beer")')],
+  '31A': [B('American Rye Beer', 'en', 'common_name', 'style 1D, Comments ("American Rye beers should be entered as 31A Alternative Grain Beer")')],
+};
+
 const NUM_FIELDS = ['og', 'fg', 'ibu', 'srm', 'abv'];
+
+// Reference-table rows that are known to be wrong for a style (issue 9): their figures are not
+// derived. The 21B row carries the figures and tags of Black IPA, one of 21B's currently defined
+// types; the BJCP gives 21B itself no vital statistics ("Variable by type, see individual styles")
+// and each type carries its own (data/beer-styles/bjcp-2021-named.json).
+export const NO_FIGURES = {
+  '21B': 'BJCP 2021 gives Specialty IPA no vital statistics of its own ("Variable by type, see individual styles"); each currently defined type (Belgian, Black, Brown, Red, Rye, White, Brut IPA) carries its own figures. The reference table\'s 21B row holds Black IPA\'s figures and tags, so neither is served here. The guideline\'s strength classes for 21B entries are session 3.0–5.0%, standard 5.0–7.5% and double 7.5–10.0% ABV.',
+};
+// Styles whose table figures are one variant of several the guideline gives: per-field locators and
+// a note saying which variant the figures are, and where the others are served.
+const VARIANT_LOCATORS = {
+  '25B': {
+    og: 'style 25B, Vital Statistics (standard strength)',
+    fg: 'style 25B, Vital Statistics (standard strength)',
+    ibu: 'style 25B, Vital Statistics',
+    srm: 'style 25B, Vital Statistics (pale)',
+    abv: 'style 25B, Vital Statistics (standard strength)',
+    tags: 'style 25B, Tags',
+  },
+};
+const NOTES = {
+  '25B': 'Figures are those of the standard-strength pale Saison, which the guideline describes first. BJCP 2021 gives Saison three strengths (table, standard, super) and two colours (pale, dark): ABV 3.5–5.0% table, 5.0–7.0% standard, 7.0–9.5% super; SRM 5–14 pale, 15–22 dark; OG and FG are given for standard strength only; IBU 20–35 for all. The other variants are served as named sub-styles under 25B: beer/25b-table-saison, beer/25b-super-saison, beer/25b-dark-saison.',
+};
 
 function main() {
   const rows = parseCsv(readFileSync(join(REF, 'bjcp-2021-beer-styles.csv'), 'utf8'));
@@ -107,20 +150,33 @@ function main() {
       category: f(r.category.trim()),
       category_id: f(r.category_id.trim()),
     };
-    for (const n of NUM_FIELDS) {
-      const lo = r[`${n}_min`], hi = r[`${n}_max`];
-      if (lo !== '' && hi !== '') facts[n] = f({ min: Number(lo), max: Number(hi) });
+    const vloc = VARIANT_LOCATORS[id] || {};
+    const fv = (field, value) => ({ value, source: 'bjcp-2021', locator: vloc[field] || loc });
+    if (!NO_FIGURES[id]) {
+      for (const n of NUM_FIELDS) {
+        const lo = r[`${n}_min`], hi = r[`${n}_max`];
+        if (lo !== '' && hi !== '') facts[n] = fv(n, { min: Number(lo), max: Number(hi) });
+      }
+      const tags = r.tags.split(',').map(t => t.trim()).filter(Boolean);
+      if (tags.length) facts.tags = fv('tags', tags);
     }
-    const tags = r.tags.split(',').map(t => t.trim()).filter(Boolean);
-    if (tags.length) facts.tags = f(tags);
     const aliases = (ALIASES[id] || []).map(a => {
       usedAliasIds.add(id);
       const where = a.field.startsWith('style ') ? a.field : `style ${id}, ${a.field}`;
       return { name: a.name, lang: a.lang, kind: a.kind, source: 'bjcp-2021-styleview', locator: where };
     });
-    out.push({ key, type: 'beer_style', name: r.name.trim(), review: 'reviewed', aliases, facts });
+    for (const a of ALIASES_REPRINT[id] || []) {
+      usedAliasIds.add(id);
+      const where = a.field.startsWith('style ') ? a.field : `style ${id}, ${a.field}`;
+      aliases.push({ name: a.name, lang: a.lang, kind: a.kind, source: 'bjcp-2021-style-entries', locator: where });
+    }
+    const rec = { key, type: 'beer_style', name: r.name.trim(), review: 'reviewed', aliases, facts };
+    const note = NO_FIGURES[id] || NOTES[id];
+    if (note) rec.notes = note;
+    out.push(rec);
   }
-  for (const id of Object.keys(ALIASES)) if (!usedAliasIds.has(id)) throw new Error(`alias for unknown style ${id}`);
+  for (const id of [...Object.keys(ALIASES), ...Object.keys(ALIASES_REPRINT)]) if (!usedAliasIds.has(id)) throw new Error(`alias for unknown style ${id}`);
+  for (const id of Object.keys(NO_FIGURES)) if (!rows.some(r => r.style_id.trim() === id)) throw new Error(`NO_FIGURES for unknown style ${id}`);
   mkdirSync(dirname(OUT), { recursive: true });
   writeFileSync(OUT, JSON.stringify(out, null, 2) + '\n');
   const nAlias = out.reduce((s, r) => s + r.aliases.length, 0);
