@@ -38,7 +38,9 @@ describe('beer sensory expressions (beer)', () => {
         assert.equal(src.publisher, 'Beer Judge Certification Program');
         assert.equal(src.retrieved_via?.kind, 'dataset');
         assert.match(src.retrieved_via!.url, /ascholer\/bjcp-styleview\/blob\/04237a2/);
-        assert.equal(p.locator, `https://www.bjcp.org/style/2021/beer/#${e.facts.style_id?.value}`);
+        const sid = e.facts.style_id?.value;
+        if (sid) assert.equal(p.locator, `https://www.bjcp.org/style/2021/beer/#${sid}`);
+        else assert.equal(p.locator, `https://www.bjcp.org/style/2021/beer/#${e.key.slice('beer/'.length)}`, 'named 27 Historical Beer styles');
       }
       assert.equal(s.confidence, 0.6);
     }
@@ -60,6 +62,8 @@ describe('beer sensory expressions (beer)', () => {
     const saison = beerExpr().find((x) => x.e.key === 'beer/25b-saison')!.s;
     assert.deepEqual(saison.common_styles, ['table', 'standard', 'super', 'pale', 'dark']);
     assert.ok(saison.provenance[0]!.supports.includes('common_styles'));
+    const keller = beerExpr().find((x) => x.e.key === 'beer/27-kellerbier')!.s;
+    assert.deepEqual(keller.common_styles, ['German Pils', 'Munich Helles', 'Märzen', 'Munich Dunkel']);
   });
 });
 
