@@ -268,6 +268,7 @@ export const COPY_HOSTS = [
   'getpocketlaw.com', 'diazilla.com', 'dre.tretas.org', 'zxc.wiki', 'wikimili.com', 'memim.com', 'perceptiode.com',
   'gazzettaufficiale.biz', 'eurodop.it', 'prawo.pl', 'justia.com', 'livrozilla.com', 'essais-gratuits.com', 'docstoc.com',
   'es-academic.com', 'knowledgr.com', 'wikide.org', 'classicistranieri.com', 'flipbuilder.com', 'juriblio.fr',
+  'tricoteuses.fr', 'sauroavezza3.xoom.it', 'mywinepal.com', 'catadelvino.com',
 ];
 const copyHostIn = (text: string): string | undefined => {
   const t = text.toLowerCase();
