@@ -110,6 +110,19 @@ describe('European wine evidence (euw)', () => {
     assert.equal(euwItem('geo/sicilia', 'meat_dishes').style_scope, "Nero d'Avola");
   });
 
+  test('Germany: Silvaner with asparagus and veal in morel cream, green asparagus with Grauburgunder (German press citing the DWI)', () => {
+    const asp = euwItem('grape/silvaner', 'asparagus_with_butter');
+    assert.equal(asp.language_code, 'de');
+    assert.equal(asp.geography_scope, 'Franken, Rheinhessen');
+    assert.match(asp.source_excerpt, /Silvaner aus Franken oder Rheinhessen/);
+    assert.equal(euwItem('grape/chasselas', 'asparagus_with_butter').geography_scope, 'Baden');
+    const veal = euwItem('grape/silvaner', 'veal_with_morel_cream');
+    assert.match(veal.source_excerpt, /Kalbsrücken mit Morchelrahm/);
+    assert.equal(veal.confidence, 0.6);
+    assert.equal(euwItem('grape/pinot-gris', 'green_asparagus').geography_scope, 'Germany');
+    assert.equal(euwItem('grape/muller-thurgau', 'purple_asparagus').geography_scope, 'Franken');
+  });
+
   test('euw sensory expressions: every field backed, confidence by authority and copy', () => {
     const all = kb().entities.flatMap((e) => e.sensory.filter((s) => s.expression_key.startsWith('euw_')).map((s) => ({ e, s })));
     assert.ok(all.length >= 9, `${all.length} euw expressions`);
