@@ -152,6 +152,10 @@ describe('names the sources link to a BJCP style', () => {
       ['beer/30b-autumn-seasonal-beer', 'Pumpkin Spice Beer'],
       ['beer/31a-alternative-grain-beer', 'Rye Beer'],
       ['beer/31b-alternative-sugar-beer', 'Specialty Honey Beer'],
+      ['beer/27-roggenbier', 'German-Style Rye Ale'],
+      ['beer/32a-classic-style-smoked-beer', 'Smoke Porter'],
+      ['beer/32a-classic-style-smoked-beer', 'Bamberg-Style Bock Rauchbier'],
+      ['beer/29a-fruit-beer', 'Fruit Wheat Beer'],
     ];
     for (const [key, name] of pins) {
       const a = e(key).aliases.find((x) => x.name === name);
@@ -166,6 +170,14 @@ describe('names the sources link to a BJCP style', () => {
     resolvesTo('Rye Beer', 'beer/31a-alternative-grain-beer');
     resolvesTo('Imperial Red Ale', 'beer/22b-american-strong-ale');
     resolvesTo('Herb and Spice Beer', 'beer/30a-spice-herb-or-vegetable-beer');
+    resolvesTo('German-Style Rye Ale', 'beer/27-roggenbier');
+    resolvesTo('Smoke Porter', 'beer/32a-classic-style-smoked-beer');
+  });
+
+  test('30A keeps few aliases: "Fruit / Vegetable Beer" still ranks 29A Fruit Beer first', () => {
+    const { resolver, kb: k } = sharedEngine();
+    const r = resolver.resolve('Fruit / Vegetable Beer', 5);
+    assert.equal(k.entities[r.candidates[0]!.entity]!.key, 'beer/29a-fruit-beer');
   });
 
   test('"Grisette" is not made a name of Saison (the demand labels treat it as no entity)', () => {
