@@ -39,9 +39,17 @@ describe('engine bodies', () => {
     assert.equal(b.pairing_evidence.generic_fallback_used, false);
     assert.equal(b.boundary.reason, 'no_verified_pairing_evidence');
     assert.equal(b.boundary.sensory_available, false);
-    const beer = engine().pair({ q: 'Weissbier' }).body as any;
-    assert.equal(beer.domain, 'beer');
-    assert.equal(beer.boundary.reason, 'domain_not_covered');
+    // a domain with no pairing evidence at all says so; one with some says "none for this entity"
+    const kb = engine().kb;
+    for (const domain of ['wine', 'spirits', 'beer'] as const) {
+      const without = kb.entities.find((e) => e.domain === domain && !e.pairing);
+      if (!without) continue;
+      const b = engine().pair({ q: without.id }).body as any;
+      assert.equal(b.domain, domain);
+      assert.equal(b.pairing_available, false);
+      const covered = kb.entities.some((e) => e.domain === domain && e.pairing);
+      assert.equal(b.boundary.reason, covered ? 'no_verified_pairing_evidence' : 'domain_not_covered', domain);
+    }
   });
 
   test('explain gives a sourced profile with navigable relations', () => {
