@@ -123,6 +123,23 @@ describe('European wine evidence (euw)', () => {
     assert.equal(euwItem('grape/muller-thurgau', 'purple_asparagus').geography_scope, 'Franken');
   });
 
+  test('Sancerre, Rioja, Cava and Tokaji Aszú: scopes kept per item', () => {
+    const crottin = euwItem('grape/sauvignon-blanc', 'crottin_de_chavignol');
+    assert.equal(crottin.geography_scope, 'Sancerre');
+    assert.equal(crottin.language_code, 'fr');
+    assert.match(crottin.source_excerpt, /crottin de Chavignol/);
+    assert.equal(euwItem('geo/rioja', 'chorizo').style_scope, 'red (Rioja Tinto)');
+    assert.equal(euwItem('geo/rioja', 'shellfish').style_scope, 'white (Rioja Blanco)');
+    const oy = euwItem('geo/cava', 'oysters');
+    assert.equal(oy.serving_scope, 'aperitif');
+    assert.equal(oy.language_code, 'es');
+    const fg = euwItem('geo/tokaj', 'foie_gras');
+    assert.equal(fg.style_scope, 'Tokaji Aszú');
+    assert.equal(fg.sweetness_scope, 'sweet');
+    assert.equal(euwItem('geo/jerez-xeres-sherry', 'vanilla_ice_cream').style_scope, 'Pedro Ximénez');
+    assert.equal(euwItem('geo/manzanilla-sanlucar-de-barrameda', 'seafood').style_scope, 'Manzanilla');
+  });
+
   test('euw sensory expressions: every field backed, confidence by authority and copy', () => {
     const all = kb().entities.flatMap((e) => e.sensory.filter((s) => s.expression_key.startsWith('euw_')).map((s) => ({ e, s })));
     assert.ok(all.length >= 9, `${all.length} euw expressions`);
