@@ -106,6 +106,29 @@ describe('grape varieties from national variety lists', () => {
   });
 });
 
+describe('demand names backed by a source that states the synonym', () => {
+  test('Gros Manseng: VIVC 7338 through the synonym Manseng Gros Blanc that wein.plus gives', () => {
+    const g = e('grape/gros-manseng');
+    assert.equal(g.name, 'Gros Manseng');
+    assert.equal(g.facts.vivc_id?.value, '7338');
+    assert.equal(g.facts.vivc_prime_name?.value, 'MANSENG GROS BLANC');
+    if (primeById) assert.equal(primeById.get('7338'), 'MANSENG GROS BLANC');
+    assert.equal(g.aliases.find((a) => a.name === 'Manseng Gros Blanc')?.source, 'vivc');
+    assert.equal(g.facts.berry_colour?.value, 'blanc');
+  });
+
+  test('Zibibbo is an alias of Muscat of Alexandria; Turbiana and Trebbiano di Soave of Verdicchio', () => {
+    assert.equal(e('grape/muscat-of-alexandria').aliases.find((a) => a.name === 'Zibibbo')?.source, 'wein-plus-muscat-d-alexandrie');
+    const v = e('grape/verdicchio').aliases;
+    for (const n of ['Turbiana', 'Trebbiano di Soave']) assert.equal(v.find((a) => a.name === n)?.source, 'it-registro-nazionale-varieta-vite', n);
+    const eng = sharedEngine();
+    for (const [q, key] of [['Gros Manseng', 'grape/gros-manseng'], ['Zibibbo', 'grape/muscat-of-alexandria'], ['Turbiana', 'grape/verdicchio']]) {
+      const r = eng.resolver.resolve(q!, 3);
+      assert.equal(eng.kb.entities[r.candidates[0]!.entity]!.key, key, q);
+    }
+  });
+});
+
 describe('issue 9 audit fixes in the grape files', () => {
   test('Nagyburgundi Kék is no longer an alias of Gamay', () => {
     assert.ok(!e('grape/gamay').aliases.some((a) => a.name === 'Nagyburgundi Kék'));

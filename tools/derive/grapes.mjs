@@ -461,6 +461,35 @@ for (const [id, { prime, hits }] of found) {
   records2.push(rec);
 }
 
+// ---- curated additions (tools/derive/grapes-curated.json) ----
+// records: a trade name whose synonym, as stated by a source we read, equals a VIVC prime name
+// exactly (e.g. wein.plus gives Manseng Gros Blanc as a synonym of Gros Manseng); aliases: names a
+// source we read gives for a list-derived record (matched by its VIVC number).
+const CURATED = JSON.parse(readFileSync(join(here, 'grapes-curated.json'), 'utf8'));
+for (const c of CURATED.records) {
+  const ps = byPrimeKey.get(key2(c.prime_synonym))?.filter((p) => !p.colour && key2(p.name) === key2(c.prime_synonym)) ?? [];
+  if (ps.length !== 1) { report.noMatch.push(`curated: ${c.name} (${c.prime_synonym}: ${ps.length} prime names)`); continue; }
+  const p = ps[0];
+  if (kbGrapeIds.has(p.id) || found.has(p.id)) { report.existing.push(`curated: ${c.name} -> ${p.id} ${p.name}`); continue; }
+  const key = `grape/${slug2(c.name)}`;
+  if (usedKeys.has(key)) throw new Error(`key clash ${key}`);
+  usedKeys.add(key);
+  const loc = passport(p.id);
+  const facts = { vivc_id: { value: p.id, source: 'vivc', locator: loc }, vivc_prime_name: { value: p.name, source: 'vivc', locator: loc } };
+  if (c.berry_colour) facts.berry_colour = { value: c.berry_colour, source: c.source, locator: c.colour_locator };
+  if (c.country) facts.country_of_origin = { value: c.country, source: c.source, locator: c.country_locator };
+  const rec = { key, type: 'grape', name: c.name, review: 'reviewed', aliases: [], facts,
+    notes: `Canonical name as the source ${c.source} gives it; matched to VIVC ${p.id} "${p.name}" through the synonym ${c.prime_synonym} that this source states, which equals the prime name.` };
+  rec._cands = [{ name: titleCase2(p.name), lang: 'und', kind: 'synonym', source: 'vivc', locator: `${loc} (prime name)` },
+    ...c.aliases.map(([n, lang]) => ({ name: n, lang, kind: 'synonym', source: c.source, locator: c.locator }))];
+  records2.push(rec);
+}
+for (const a of CURATED.aliases) {
+  const rec = records2.find((r) => r.facts.vivc_id.value === a.vivc);
+  if (!rec) throw new Error(`curated aliases for VIVC ${a.vivc}: no list-derived record`);
+  for (const [n, lang] of a.names) rec._cands.push({ name: n, lang, kind: 'synonym', source: a.source, locator: a.locator });
+}
+
 // ---- aliases: dedupe within a record, drop any that another entity already uses ----
 const holders2 = new Map();
 for (const rec of records2) {
