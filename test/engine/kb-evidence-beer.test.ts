@@ -116,6 +116,15 @@ describe('beer pairings (beer)', () => {
     assert.equal(sushi.source_key, 'brikada-verband-private-brauereien-bier-speisen');
     const kolschFish = item('beer/5b-kolsch', 'boiled_fish');
     assert.equal(kolschFish.preparation, 'boiled');
+    const pils = item('beer/5d-german-pils', 'tortellini_in_brodo');
+    assert.equal(pils.language_code, 'it');
+    assert.equal(pils.style_scope, 'Pils');
+    assert.equal(kb().sources.get(pils.source_key)!.publisher, 'Gazzetta del Sud');
+    const steak = item('beer/23d-lambic', 'steak');
+    assert.equal(steak.pairing_relationship, 'avoid');
+    // the most-asked beer style has pairings from more than one publisher
+    const ipaPublishers = new Set(ent('beer/21a-american-ipa').pairing!.items.map((i) => kb().sources.get(i.source_key)!.publisher));
+    assert.ok(ipaPublishers.has('Brewers Association') && ipaPublishers.has('Thrillist'));
     for (const e of kb().entities.filter((x) => x.type === 'beer_style' && x.pairing)) {
       for (const i of e.pairing!.items) assert.ok(i.source_excerpt.length <= 300);
     }
