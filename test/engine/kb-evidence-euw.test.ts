@@ -140,6 +140,14 @@ describe('European wine evidence (euw)', () => {
     assert.equal(euwItem('geo/manzanilla-sanlucar-de-barrameda', 'seafood').style_scope, 'Manzanilla');
   });
 
+  test('Gamay and Tempranillo (Food and Travel): style scopes light versus darker, Rioja Gran Reserva', () => {
+    assert.equal(euwItem('grape/gamay', 'pasta').style_scope, 'light, fruity');
+    assert.equal(euwItem('grape/gamay', 'pheasant').style_scope, 'darker, more intense');
+    const ox = euwItem('grape/tempranillo', 'oxtail_stew');
+    assert.equal(ox.style_scope, 'Gran Reserva');
+    assert.equal(ox.geography_scope, 'Rioja');
+  });
+
   test('euw sensory expressions: every field backed, confidence by authority and copy', () => {
     const all = kb().entities.flatMap((e) => e.sensory.filter((s) => s.expression_key.startsWith('euw_')).map((s) => ({ e, s })));
     assert.ok(all.length >= 9, `${all.length} euw expressions`);
