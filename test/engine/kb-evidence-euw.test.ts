@@ -148,6 +148,16 @@ describe('European wine evidence (euw)', () => {
     assert.equal(ox.geography_scope, 'Rioja');
   });
 
+  test('Grenache and Chianti: the Chianti items rest on a copy and are capped at 0.5', () => {
+    assert.equal(euwItem('grape/grenache', 'indian_curries').style_scope, 'fruity, light-bodied');
+    const boar = euwItem('geo/chianti', 'wild_boar');
+    assert.equal(boar.style_scope, 'better quality aged or riserva Chianti');
+    const src = kb().sources.get(boar.source_key)!;
+    assert.equal(src.retrieved_via?.kind, 'scrape');
+    assert.equal(boar.confidence, 0.5);
+    assert.equal(euwItem('grape/sangiovese', 'lasagne').geography_scope, 'Tuscany');
+  });
+
   test('euw sensory expressions: every field backed, confidence by authority and copy', () => {
     const all = kb().entities.flatMap((e) => e.sensory.filter((s) => s.expression_key.startsWith('euw_')).map((s) => ({ e, s })));
     assert.ok(all.length >= 9, `${all.length} euw expressions`);
