@@ -2,7 +2,9 @@
 // the hand-curated, source-cited synonyms in tools/derive/grape-synonyms.json, and
 // data/grapes/vivc-lists.json: varieties named in variety lists (a wine-review dataset's
 // variety column, Italian DOC/DOCG production rules, the French official catalogue, an
-// encyclopedia list) matched to their VIVC number in vivc-prime-names.csv (see part 2).
+// encyclopedia list, the Italian national register of vine varieties, the US list of approved
+// grape variety names in 27 CFR 4.91) matched to their VIVC number in vivc-prime-names.csv
+// (see part 2), plus a few curated additions (tools/derive/grapes-curated.json).
 //
 //   node tools/derive/grapes.mjs          (run from the repository root or anywhere)
 //
@@ -190,6 +192,11 @@ if (process.argv.includes('--verbose')) for (const d of dropped) console.log('  
 //    third-party agricultural lexicon;
 //  - wikipedia: English Wikipedia "List of grape varieties" (red and white tables), names
 //    lower-cased by the scrape we read; [name, table];
+//  - it_registro: the Italian Registro Nazionale delle Varietà di Vite, wine varieties, with the
+//    register's berry colour and synonyms (tools/derive/grapes-it-registro.json);
+//  - us_ttb: 27 CFR 4.91, the US list of approved grape variety names, with the synonyms it
+//    gives in parentheses (tools/derive/grapes-us-ttb.json); a name with no VIVC match may match
+//    through one of those synonyms (exact prime-name equality only);
 //  - fr_codes: wine varieties (categories Cuve/Mixte, status valid) of the French cépage code
 //    list that are not in the catalogue export above; [code, name as listed, colour].
 // How a name is matched to a VIVC number (vivc-prime-names.csv; VIVC is cited, locator =
