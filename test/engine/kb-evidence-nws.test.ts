@@ -102,6 +102,18 @@ describe('New World and spirits evidence (nws)', () => {
     assert.equal(item('grape/petite-sirah', 'pot_roast').geography_scope, 'Lodi');
   });
 
+  test('single-wine reviews keep the reviewed wine in the style scope; cachaça keeps Portuguese', () => {
+    assert.match(item('geo/sonoma-coast', 'quail').style_scope ?? '', /reviewed wine: CrossBarn 2012/);
+    assert.match(item('geo/mendoza', 'parrilla').style_scope ?? '', /Alamos/);
+    const fish = item('spirit/cachaca', 'mild_fish');
+    assert.equal(fish.language_code, 'pt');
+    assert.match(fish.source_excerpt, /peixes suaves/);
+    const lamb = item('spirit/whisky', 'apricot_dish');
+    assert.equal(lamb.pairing_relationship, 'avoid');
+    assert.equal(item('geo/hunter-valley', 'bouillabaisse').wine_age_scope, 'aged');
+    assert.equal(item('geo/hunter-valley', 'bouillabaisse').confidence, 0.5);
+  });
+
   test('Shiraz items keep their Australian region as geography scope', () => {
     assert.equal(item('grape/syrah', 'lamb').geography_scope, 'Western Australia');
     assert.equal(item('geo/hunter-valley', 'kangaroo').style_scope, 'Shiraz');
