@@ -15,7 +15,7 @@ const ent = (key: string) => {
   return x!;
 };
 const beerExpr = () =>
-  kb().entities.flatMap((e) => e.sensory.filter((s) => s.expression_key.startsWith('beer_')).map((s) => ({ e, s })));
+  kb().entities.flatMap((e) => e.sensory.filter((s) => s.expression_key.startsWith('beer_bjcp_')).map((s) => ({ e, s })));
 const item = (entity: string, key: string, source?: string) => {
   const set = ent(entity).pairing;
   assert.ok(set, `${entity} has a pairing set`);
@@ -65,6 +65,22 @@ describe('beer sensory expressions (beer)', () => {
     assert.ok(saison.provenance[0]!.supports.includes('common_styles'));
     const keller = beerExpr().find((x) => x.e.key === 'beer/27-kellerbier')!.s;
     assert.deepEqual(keller.common_styles, ['German Pils', 'Munich Helles', 'Märzen', 'Munich Dunkel']);
+  });
+});
+
+describe('beer sensory expressions from a trade body (beer)', () => {
+  test('Alt and Berliner Weisse from the German export brewers\' association, read on its own site (0.8)', () => {
+    const alt = ent('beer/7b-altbier').sensory.find((s) => s.expression_key === 'beer_vab_7b_altbier')!;
+    assert.ok(alt, 'Alt expression');
+    assert.equal(alt.geography_scope, 'Lower Rhine and Düsseldorf');
+    assert.equal(alt.confidence, 0.8);
+    const src = kb().sources.get(alt.provenance[0]!.source)!;
+    assert.equal(src.authority, 'trade_body');
+    assert.equal(src.retrieved_via, undefined);
+    const bw = ent('beer/23a-berliner-weisse').sensory.find((s) => s.expression_key === 'beer_vab_23a_berliner_weisse')!;
+    assert.match(bw.acidity!, /sour/);
+    // the same style keeps its BJCP expression beside it
+    assert.ok(ent('beer/23a-berliner-weisse').sensory.some((s) => s.expression_key === 'beer_bjcp_23a_berliner_weisse'));
   });
 });
 
