@@ -95,13 +95,14 @@ describe('beer pairings (beer)', () => {
   test('Brewers Association items: read in copies, capped at 0.75, at most 3 per style', () => {
     const beerSets = kb().entities.filter((e) => e.type === 'beer_style' && e.pairing);
     for (const e of beerSets) {
-      const ba = e.pairing!.items.filter((i) => kb().sources.get(i.source_key)!.publisher === 'Brewers Association');
+      const ba = e.pairing!.items.filter((i) => kb().sources.get(i.source_key)!.publisher.startsWith('Brewers Association'));
       assert.ok(ba.length <= 3, `${e.key}: ${ba.length} Brewers Association items`);
       for (const i of ba) {
         const src = kb().sources.get(i.source_key)!;
         assert.equal(src.authority, 'trade_body');
-        assert.ok(src.retrieved_via, `${i.source_key} names its copy`);
-        assert.ok(i.confidence <= 0.75);
+        // the chart and the dessert text were read in copies (0.75); CraftBeer.com was read on the original site (0.8)
+        assert.ok(i.confidence <= (src.retrieved_via ? 0.75 : 0.8), i.source_key);
+        if (!src.key.startsWith('craftbeer-com')) assert.ok(src.retrieved_via, `${i.source_key} names its copy`);
         assert.equal(i.evidence_version, '2026.11.2');
       }
     }
