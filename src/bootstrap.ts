@@ -12,9 +12,9 @@ import { Engine } from './engine/engine.ts';
 import { API_VERSION } from './routes/openapi.ts';
 
 export async function openAccountStore(config: Config): Promise<AccountStore> {
-  if (config.database.kind === 'sqlite') return new SqliteAccountStore(config.database.path);
+  if (config.database.kind === 'sqlite') return new SqliteAccountStore(config.database.path, { lockWaitMs: config.storeTimeoutMs });
   const { PostgresAccountStore } = await import('./store/postgres.ts');
-  return new PostgresAccountStore(config.database.url);
+  return new PostgresAccountStore(config.database.url, { statementTimeoutMs: config.storeTimeoutMs });
 }
 
 export function loadEngine(config: Config): Engine {

@@ -21,6 +21,8 @@ export interface Config {
   logLevel: string;
   clusterWorkers: number;
   cacheTtlMs: number;
+  /** longest wait of one account-store operation: PostgreSQL statement_timeout, SQLite lock wait */
+  storeTimeoutMs: number;
   demo: {
     enabled: boolean;
     perIpPerMinute: number;
@@ -125,6 +127,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     logLevel,
     clusterWorkers: intVar(env, 'CLUSTER_WORKERS', 0, 0, 64),
     cacheTtlMs: intVar(env, 'KEY_CACHE_TTL_MS', 1000, 0, 1500),
+    storeTimeoutMs: intVar(env, 'STORE_TIMEOUT_MS', 2000, 100, 60_000),
     demo: {
       enabled: boolVar(env, 'DEMO_ENABLED', true),
       perIpPerMinute: intVar(env, 'DEMO_PER_IP_PER_MINUTE', 8, 1, 1_000_000),

@@ -1,6 +1,14 @@
 // PostgreSQL adapter (scale-out): keys, plans and monthly usage shared by every gateway process.
 // The monthly counter is one conditional UPSERT: PostgreSQL locks the row and re-checks
 // `used < limit` against its latest version, so concurrent processes never admit one past it.
+//
+// Timeouts (issue 11, item 1): every statement carries a server-side `statement_timeout`
+// (STORE_TIMEOUT_MS), shorter than the client's read timeout, so a count stuck behind a row lock is
+// cancelled and rolled back by the server and the caller's 503 is true. When the client gives up
+// anyway (the server or the network stopped answering), the outcome is unclear: the connection is
+// discarded and the count group is settled by its id (see dis_settle), so that usage ends equal to
+// the requests answered.
+import crypto from 'node:crypto';
 import pg from 'pg';
 import { STARTER_PLANS, type AccountStore, type ApiKeyRecord, type ConsumeResult, type KeyStatus, type Plan } from './ports.ts';
 
@@ -48,7 +56,72 @@ const MIGRATIONS: { version: string; sql: string }[] = [
         RETURN QUERY SELECT b, a;
       END $$;`,
   },
+  {
+    version: '003_count_groups',
+    // Each count group has an id, written in the same transaction as the count. dis_settle decides a
+    // group whose outcome the client could not see: it writes a 'void' row under the same id, so
+    // either the count had committed (the id is taken: report it, or give it back) or it can never
+    // commit (its own INSERT of the id fails and rolls the whole count back).
+    sql: `
+      CREATE TABLE count_groups (
+        id TEXT PRIMARY KEY,
+        key_id TEXT,
+        period TEXT,
+        before_used BIGINT NOT NULL DEFAULT 0,
+        admitted BIGINT NOT NULL DEFAULT 0,
+        state TEXT NOT NULL CHECK (state IN ('counted','void','given_back')),
+        created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+      );
+      CREATE INDEX count_groups_created_at ON count_groups (created_at);
+      CREATE FUNCTION dis_count(p_group TEXT, p_key TEXT, p_period TEXT, p_limit BIGINT, p_n BIGINT)
+      RETURNS TABLE (before_used BIGINT, admitted BIGINT) LANGUAGE plpgsql AS $$
+      DECLARE b BIGINT; a BIGINT;
+      BEGIN
+        INSERT INTO monthly_usage (key_id, period, used) VALUES (p_key, p_period, 0) ON CONFLICT (key_id, period) DO NOTHING;
+        SELECT used INTO b FROM monthly_usage WHERE key_id = p_key AND period = p_period FOR UPDATE;
+        a := GREATEST(0, LEAST(p_n, p_limit - b));
+        IF a > 0 THEN
+          UPDATE monthly_usage SET used = used + a WHERE key_id = p_key AND period = p_period;
+        END IF;
+        -- last, after the row lock: a settle that voided this id meanwhile makes this fail
+        INSERT INTO count_groups (id, key_id, period, before_used, admitted, state) VALUES (p_group, p_key, p_period, b, a, 'counted');
+        RETURN QUERY SELECT b, a;
+      END $$;
+      CREATE FUNCTION dis_settle(p_group TEXT, p_give_back BOOLEAN)
+      RETURNS TABLE (state TEXT, before_used BIGINT, admitted BIGINT) LANGUAGE plpgsql AS $$
+      DECLARE k TEXT; p TEXT; a BIGINT;
+      BEGIN
+        INSERT INTO count_groups (id, state) VALUES (p_group, 'void') ON CONFLICT (id) DO NOTHING;
+        IF FOUND THEN
+          RETURN QUERY SELECT 'void'::TEXT, 0::BIGINT, 0::BIGINT;
+          RETURN;
+        END IF;
+        IF p_give_back THEN
+          UPDATE count_groups g SET state = 'given_back' WHERE g.id = p_group AND g.state = 'counted'
+            RETURNING g.key_id, g.period, g.admitted INTO k, p, a;
+          IF FOUND THEN
+            UPDATE monthly_usage u SET used = GREATEST(0, u.used - a) WHERE u.key_id = k AND u.period = p;
+          END IF;
+        END IF;
+        RETURN QUERY SELECT g.state, g.before_used, g.admitted FROM count_groups g WHERE g.id = p_group;
+      END $$;`,
+  },
 ];
+
+/** How long a count group's id is kept: far longer than any statement can run (STORE_TIMEOUT_MS). */
+const GROUP_RETENTION = '1 hour';
+const PRUNE_EVERY_MS = 5 * 60_000;
+/** Background settling of a group whose callers were answered 503 stops after this long. */
+const SETTLE_FOR_MS = 30 * 60_000;
+
+/** The server answered (with an error): the statement's transaction was rolled back. */
+const serverAnswered = (e: unknown) => e instanceof pg.DatabaseError;
+
+export interface PostgresStoreOptions {
+  poolSize?: number;
+  /** server-side statement_timeout; the client's read timeout is 1 s longer */
+  statementTimeoutMs?: number;
+}
 
 /** Requests for one key and month waiting to be counted together. */
 interface CountGroup {
@@ -63,9 +136,30 @@ export class PostgresAccountStore implements AccountStore {
   readonly kind = 'postgres' as const;
   readonly pool: pg.Pool;
 
-  constructor(url: string, poolSize = 10) {
-    this.pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 2000, query_timeout: 5000 });
+  private readonly url: string;
+  private readonly pruneTimer: NodeJS.Timeout;
+  /** count groups whose callers were answered 503 and whose outcome is not settled yet */
+  private readonly unsettled = new Map<string, NodeJS.Timeout>();
+  private closed = false;
+
+  constructor(url: string, opts: PostgresStoreOptions = {}) {
+    const statementTimeoutMs = opts.statementTimeoutMs ?? 2000;
+    this.url = url;
+    this.pool = new pg.Pool({
+      connectionString: url,
+      max: opts.poolSize ?? 10,
+      connectionTimeoutMillis: 2000,
+      // the server cancels first (and rolls back); the client's timeout is for a silent server
+      statement_timeout: statementTimeoutMs,
+      query_timeout: statementTimeoutMs + 1000,
+    });
     this.pool.on('error', () => undefined); // a dropped idle client is replaced on next use
+    this.pruneTimer = setInterval(() => void this.pruneGroups(), PRUNE_EVERY_MS).unref();
+  }
+
+  /** Count groups still being settled in the background (for tests and the soak benchmark). */
+  get unsettledGroups(): number {
+    return this.unsettled.size;
   }
 
   private async q<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
@@ -82,7 +176,10 @@ export class PostgresAccountStore implements AccountStore {
   }
 
   async migrate(): Promise<string[]> {
-    const client = await this.pool.connect();
+    // its own connection, without the statement timeouts: the advisory lock may wait for another
+    // gateway's migration, and a migration may take longer than one request should
+    const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: 5000 });
+    await client.connect();
     const applied: string[] = [];
     try {
       await client.query('SELECT pg_advisory_lock(7283641)');
@@ -107,7 +204,7 @@ export class PostgresAccountStore implements AccountStore {
       }
     } finally {
       await client.query('SELECT pg_advisory_unlock(7283641)').catch(() => undefined);
-      client.release();
+      await client.end().catch(() => undefined);
     }
     return applied;
   }
@@ -117,7 +214,18 @@ export class PostgresAccountStore implements AccountStore {
   }
 
   async close() {
+    this.closed = true;
+    clearInterval(this.pruneTimer);
+    // one last attempt for groups still unsettled; what stays unsettled stays counted (at-least-once)
+    const ids = [...this.unsettled.keys()];
+    for (const t of this.unsettled.values()) clearTimeout(t);
+    this.unsettled.clear();
+    await Promise.all(ids.map((id) => this.settle(id, true).catch(() => undefined)));
     await this.pool.end();
+  }
+
+  private async pruneGroups() {
+    await this.q(`DELETE FROM count_groups WHERE id IN (SELECT id FROM count_groups WHERE created_at < now() - interval '${GROUP_RETENTION}' LIMIT 20000)`).catch(() => undefined);
   }
 
   async findKeyByHash(hash: string) {
@@ -206,11 +314,59 @@ export class PostgresAccountStore implements AccountStore {
     }
   }
 
+  /**
+   * Counts one group in one statement. A server error (the statement timeout included) means the
+   * transaction rolled back: nothing was counted. Any other failure after the statement was sent
+   * (the client's read timeout, a dropped connection) leaves the outcome unclear: the connection is
+   * discarded and the group is settled by its id. Counted: the callers get their results. Void: they
+   * get the error, truly uncounted. Settling failed too: they get the error and the group is settled
+   * in the background with its count given back, so usage ends equal to the requests answered.
+   */
   private async countBatch(keyId: string, period: string, limit: number, n: number): Promise<ConsumeResult[]> {
-    const rows = await this.q<{ before_used: string; admitted: string }>('SELECT before_used, admitted FROM dis_consume($1, $2, $3, $4)', [keyId, period, limit, n]);
-    const before = Number(rows[0]!.before_used);
-    const admit = Number(rows[0]!.admitted);
+    const group = crypto.randomUUID();
+    const client = await this.pool.connect(); // failing here: nothing was sent
+    let row: { before_used: string; admitted: string };
+    try {
+      row = (await client.query('SELECT before_used, admitted FROM dis_count($1, $2, $3, $4, $5)', [group, keyId, period, limit, n])).rows[0];
+      client.release();
+    } catch (e) {
+      client.release(true); // never reuse a connection in an unknown state
+      if (serverAnswered(e)) throw e;
+      let settled;
+      try {
+        settled = await this.settle(group, false);
+      } catch {
+        this.settleLater(group, Date.now());
+        throw e;
+      }
+      if (settled.state !== 'counted') throw e;
+      row = settled;
+    }
+    const before = Number(row.before_used);
+    const admit = Number(row.admitted);
     return Array.from({ length: n }, (_, i) => (i < admit ? { admitted: true, used: before + i + 1 } : { admitted: false, used: before + admit }));
+  }
+
+  private async settle(group: string, giveBack: boolean) {
+    const [r] = await this.q<{ state: string; before_used: string; admitted: string }>('SELECT state, before_used, admitted FROM dis_settle($1, $2)', [group, giveBack]);
+    return r!;
+  }
+
+  /** Retries settling (and giving back) a group whose callers were answered 503, with back-off. */
+  private settleLater(group: string, since: number, delayMs = 250) {
+    if (this.closed || Date.now() - since > SETTLE_FOR_MS) {
+      this.unsettled.delete(group);
+      return;
+    }
+    const t = setTimeout(async () => {
+      try {
+        await this.settle(group, true);
+        this.unsettled.delete(group);
+      } catch {
+        if (this.unsettled.has(group)) this.settleLater(group, since, Math.min(delayMs * 2, 10_000));
+      }
+    }, delayMs).unref();
+    this.unsettled.set(group, t);
   }
 
   async refundMonthly(keyId: string, period: string) {

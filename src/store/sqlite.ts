@@ -3,6 +3,14 @@
 // from a binary shipped inside its npm package, better-sqlite3 12 compiles from source (~2.5 min)
 // and better-sqlite3 13 needs Node 22. Statements run synchronously in one process, so the
 // monthly counter's conditional UPSERT is atomic without extra locking.
+//
+// Waiting for the write lock (issue 11, item 8): libsql's calls are synchronous, so SQLite's own
+// busy wait would freeze the whole event loop while another process holds the lock. The busy
+// timeout is therefore tiny (BUSY_SLICE_MS) and a busy operation is retried on a timer, with
+// back-off, for at most `lockWaitMs` (STORE_TIMEOUT_MS) before it fails as unavailable.
+// Files (item 14): a new database is created 0600 in a folder created 0700 (the -wal and -shm files
+// take the database's mode). synchronous=NORMAL in WAL mode: a commit survives a crash of this
+// process, but the last commits can be lost if the operating system crashes or power fails.
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'libsql';
@@ -37,6 +45,17 @@ const MIGRATIONS: { version: string; sql: string }[] = [
   },
 ];
 
+/** Longest single synchronous wait for the lock; the rest of the wait is on timers. */
+const BUSY_SLICE_MS = 5;
+
+const isBusy = (e: unknown) => (e as { code?: string } | null)?.code === 'SQLITE_BUSY' || (e as { code?: string } | null)?.code === 'SQLITE_LOCKED';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export interface SqliteStoreOptions {
+  /** how long an operation may wait for another connection's write lock (default 5000 ms) */
+  lockWaitMs?: number;
+}
+
 function clean<T>(row: unknown): T {
   if (row && typeof row === 'object' && '_metadata' in row) {
     const { _metadata, ...rest } = row as Record<string, unknown>;
@@ -50,14 +69,39 @@ export class SqliteAccountStore implements AccountStore {
   private readonly db: Database.Database;
   private readonly stmts: Record<string, Database.Statement>;
 
-  constructor(file: string) {
-    if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  private readonly lockWaitMs: number;
+
+  constructor(file: string, opts: SqliteStoreOptions = {}) {
+    this.lockWaitMs = opts.lockWaitMs ?? 5000;
+    if (file !== ':memory:') {
+      // owner-only: the file holds key hashes and usage. An existing file or folder keeps its mode.
+      fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+      if (!fs.existsSync(file)) fs.closeSync(fs.openSync(file, 'a', 0o600));
+    }
     this.db = new Database(file);
-    this.db.exec('PRAGMA busy_timeout = 5000');
+    // start-up may block: wait as long as an operation may, then switch to short slices
+    this.db.exec(`PRAGMA busy_timeout = ${this.lockWaitMs}`);
     if (file !== ':memory:') this.db.exec('PRAGMA journal_mode = WAL');
     this.db.exec('PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;');
     this.db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version TEXT PRIMARY KEY, applied_at TEXT NOT NULL)');
+    this.db.exec(`PRAGMA busy_timeout = ${BUSY_SLICE_MS}`);
     this.stmts = {};
+  }
+
+  /**
+   * Runs `fn` (synchronous SQLite work); while another connection holds the lock, retries it on a
+   * timer (5, 10, 20 … 50 ms apart) so the event loop keeps serving, until `lockWaitMs` has passed.
+   */
+  private async locked<T>(fn: () => T): Promise<T> {
+    const deadline = Date.now() + this.lockWaitMs;
+    for (let delay = 5; ; delay = Math.min(delay * 2, 50)) {
+      try {
+        return fn();
+      } catch (e) {
+        if (!isBusy(e) || Date.now() + delay > deadline) throw e;
+      }
+      await sleep(delay);
+    }
   }
 
   private stmt(name: string, sql: string): Database.Statement {
@@ -75,7 +119,7 @@ export class SqliteAccountStore implements AccountStore {
     const applied: string[] = [];
     for (const m of MIGRATIONS) {
       // decided inside the write lock, so two processes migrating a new file do not both apply it
-      this.db.exec('BEGIN IMMEDIATE');
+      await this.locked(() => this.db.exec('BEGIN IMMEDIATE'));
       if (this.db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').get(m.version)) {
         this.db.exec('COMMIT');
         continue;
@@ -114,11 +158,11 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   async insertKey(k: ApiKeyRecord): Promise<void> {
-    this.stmt(
+    await this.locked(() => this.stmt(
       'insertKey',
       `INSERT INTO api_keys (id, key_hash, display_prefix, client, plan, status, created_at, last_used_at)
        VALUES (@id, @key_hash, @display_prefix, @client, @plan, @status, @created_at, @last_used_at)`,
-    ).run(k);
+    ).run(k));
   }
 
   async listKeys(): Promise<ApiKeyRecord[]> {
@@ -126,11 +170,11 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   async setKeyStatus(id: string, status: KeyStatus): Promise<void> {
-    this.stmt('setStatus', 'UPDATE api_keys SET status = ? WHERE id = ?').run(status, id);
+    await this.locked(() => this.stmt('setStatus', 'UPDATE api_keys SET status = ? WHERE id = ?').run(status, id));
   }
 
   async touchKey(id: string, at: string): Promise<void> {
-    this.stmt('touch', 'UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(at, id);
+    await this.locked(() => this.stmt('touch', 'UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(at, id));
   }
 
   async getPlan(name: string): Promise<Plan | null> {
@@ -142,12 +186,13 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   async upsertPlan(p: Plan): Promise<void> {
-    this.stmt(
+    const at = new Date().toISOString();
+    await this.locked(() => this.stmt(
       'upsertPlan',
       `INSERT INTO plans (name, monthly_limit, per_minute_limit, updated_at) VALUES (?, ?, ?, ?)
        ON CONFLICT (name) DO UPDATE SET monthly_limit = excluded.monthly_limit,
          per_minute_limit = excluded.per_minute_limit, updated_at = excluded.updated_at`,
-    ).run(p.name, p.monthly_limit, p.per_minute_limit, new Date().toISOString());
+    ).run(p.name, p.monthly_limit, p.per_minute_limit, at));
   }
 
   private pending: { keyId: string; period: string; limit: number; resolve: (r: ConsumeResult) => void; reject: (e: unknown) => void }[] = [];
@@ -161,12 +206,12 @@ export class SqliteAccountStore implements AccountStore {
    */
   consumeMonthly(keyId: string, period: string, limit: number): Promise<ConsumeResult> {
     return new Promise((resolve, reject) => {
-      if (this.pending.length === 0) setImmediate(() => this.flushConsumes());
+      if (this.pending.length === 0) setImmediate(() => void this.flushConsumes());
       this.pending.push({ keyId, period, limit, resolve, reject });
     });
   }
 
-  private flushConsumes() {
+  private async flushConsumes() {
     const batch = this.pending;
     this.pending = [];
     const groups = new Map<string, typeof batch>();
@@ -178,7 +223,8 @@ export class SqliteAccountStore implements AccountStore {
     }
     const results = new Map<(typeof batch)[number], ConsumeResult>();
     try {
-      this.db.exec('BEGIN IMMEDIATE');
+      // only taking the lock is retried: once BEGIN IMMEDIATE holds it, the rest cannot be busy
+      await this.locked(() => this.db.exec('BEGIN IMMEDIATE'));
       try {
         for (const g of groups.values()) {
           const { keyId, period, limit } = g[0]!;
@@ -201,7 +247,7 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   async refundMonthly(keyId: string, period: string): Promise<void> {
-    this.stmt('refund', 'UPDATE monthly_usage SET used = used - 1 WHERE key_id = ? AND period = ? AND used > 0').run(keyId, period);
+    await this.locked(() => this.stmt('refund', 'UPDATE monthly_usage SET used = used - 1 WHERE key_id = ? AND period = ? AND used > 0').run(keyId, period));
   }
 
   async getMonthly(keyId: string, period: string): Promise<number> {

@@ -83,7 +83,7 @@ for (const adapter of [sqliteAdapter(), postgresAdapter()]) {
 
     test('migrations: pending on a fresh database, applied once, starter plans seeded', async () => {
       assert.equal(store.kind, adapter.name);
-      const expected = adapter.name === 'postgres' ? ['001_accounts', '002_consume_function'] : ['001_accounts'];
+      const expected = adapter.name === 'postgres' ? ['001_accounts', '002_consume_function', '003_count_groups'] : ['001_accounts'];
       assert.deepEqual(await store.pendingMigrations(), expected);
       assert.deepEqual(await store.migrate(), expected);
       assert.deepEqual(await store.pendingMigrations(), []);

@@ -1,0 +1,182 @@
+// PostgreSQL faults made for real (issue 11, item 1): a key's usage row locked by another
+// connection, and a TCP relay between the gateway and PostgreSQL that stops passing data. In every
+// case the usage counted afterwards equals the requests answered 200.
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import pg from 'pg';
+import { PostgresAccountStore } from '../../src/store/postgres.ts';
+import { monthPeriod } from '../../src/store/ports.ts';
+import { buildTestApp, createKey, sleep } from '../helper.ts';
+import { createDatabase, dbUrl, dropDatabase, tempDatabaseName, until, within } from '../services.ts';
+
+const PERIOD = monthPeriod(new Date());
+const BIG = { name: 'fault', monthly_limit: 1_000_000, per_minute_limit: 1_000_000 };
+
+/**
+ * A TCP relay to PostgreSQL that can stop passing data: `holdReplies()` keeps the server's answers
+ * on the connections open now (queries still reach the server and commit); `holdAll()` also keeps
+ * everything on those and on new connections. `resume()` delivers what was held.
+ */
+class Relay {
+  private server!: net.Server;
+  private readonly conns = new Set<{ down: boolean; up: boolean; flush: () => void; close: () => void }>();
+  private holdNew = false;
+  port = 0;
+
+  async start(target: number) {
+    this.server = net.createServer((client) => {
+      const upstream = net.connect(target, '127.0.0.1');
+      const heldDown: Buffer[] = [];
+      const heldUp: Buffer[] = [];
+      const c = {
+        down: this.holdNew,
+        up: this.holdNew,
+        flush: () => {
+          c.down = c.up = false;
+          for (const d of heldUp.splice(0)) upstream.write(d);
+          for (const d of heldDown.splice(0)) client.write(d);
+        },
+        close: () => {
+          client.destroy();
+          upstream.destroy();
+        },
+      };
+      this.conns.add(c);
+      upstream.on('data', (d) => (c.down ? heldDown.push(d) : client.write(d)));
+      client.on('data', (d) => (c.up ? heldUp.push(d) : upstream.write(d)));
+      const end = () => {
+        this.conns.delete(c);
+        c.close();
+      };
+      client.on('close', end).on('error', end);
+      upstream.on('close', end).on('error', end);
+    });
+    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
+    this.port = (this.server.address() as net.AddressInfo).port;
+  }
+
+  holdReplies() {
+    for (const c of this.conns) c.down = true;
+  }
+
+  holdAll() {
+    this.holdNew = true;
+    for (const c of this.conns) c.down = c.up = true;
+  }
+
+  resume() {
+    this.holdNew = false;
+    for (const c of this.conns) c.flush();
+  }
+
+  async close() {
+    for (const c of this.conns) c.close();
+    await new Promise((r) => this.server.close(r));
+  }
+}
+
+describe('PostgreSQL faults: usage equals the 200s answered', () => {
+  const db = tempDatabaseName();
+
+  before(async () => {
+    await createDatabase(db);
+    const s = new PostgresAccountStore(dbUrl(db));
+    await s.migrate();
+    await s.upsertPlan(BIG);
+    await s.close();
+  });
+  after(async () => {
+    await dropDatabase(db);
+  });
+
+  test('a usage row locked by another connection: requests are 503 within the store timeout and none is counted', async () => {
+    const t = await buildTestApp({ env: { DATABASE_URL: dbUrl(db), STORE_TIMEOUT_MS: '500' } });
+    const locker = new pg.Client({ connectionString: dbUrl(db) });
+    try {
+      const k = await createKey(t.ctx, BIG.name);
+      const ask = () => t.app.inject({ method: 'GET', url: '/v1/resolve-entity?q=cabernet%20sauvignon', headers: k.auth });
+      assert.equal((await ask()).statusCode, 200, 'the usage row exists');
+
+      await locker.connect();
+      await locker.query('BEGIN');
+      await locker.query('SELECT used FROM monthly_usage WHERE key_id = $1 FOR UPDATE', [k.id]);
+      const t0 = Date.now();
+      const during = await within(
+        Promise.all(Array.from({ length: 20 }, async () => ({ res: await ask(), ms: Date.now() - t0 }))),
+        10_000,
+        'requests while the row is locked',
+      );
+      // held longer than the former client-side timeout (5 s), after which the counts used to commit
+      await sleep(Math.max(0, 6000 - (Date.now() - t0)));
+      await locker.query('COMMIT');
+
+      const statuses = during.map((d) => d.res.statusCode);
+      assert.deepEqual([...new Set(statuses)], [503], `every request during the lock is 503, got ${statuses}`);
+      for (const d of during) {
+        assert.equal(d.res.json().error.code, 'STORE_UNAVAILABLE');
+        assert.ok(d.ms < 4000, `answered in ${d.ms} ms, not after the lock`);
+      }
+      const after200 = await Promise.all(Array.from({ length: 5 }, ask));
+      const ok = 1 + after200.filter((r) => r.statusCode === 200).length;
+      assert.equal(ok, 6, 'requests after the lock are answered');
+      await sleep(500); // a late commit, if any, would land now
+      assert.equal(await t.ctx.store.getMonthly(k.id, PERIOD), ok, 'usage equals the 200s answered');
+    } finally {
+      await locker.end().catch(() => undefined);
+      await t.close();
+    }
+  });
+
+  test('replies lost on the way (paused relay): the group is settled by its id and answered as counted', async () => {
+    const relay = new Relay();
+    await relay.start(5432);
+    const url = new URL(dbUrl(db));
+    url.host = `127.0.0.1:${relay.port}`;
+    const store = new PostgresAccountStore(url.toString(), { statementTimeoutMs: 300, poolSize: 4 });
+    const direct = new PostgresAccountStore(dbUrl(db));
+    try {
+      const k = await createKey({ store } as never, BIG.name);
+      assert.equal((await store.consumeMonthly(k.id, PERIOD, 100)).admitted, true);
+      relay.holdReplies(); // the count reaches the server and commits; its answer does not come back
+      const results = await within(Promise.all(Array.from({ length: 5 }, () => store.consumeMonthly(k.id, PERIOD, 100))), 10_000, 'consume');
+      assert.deepEqual(results.map((r) => r.admitted), [true, true, true, true, true], 'settled as counted, so answered');
+      assert.deepEqual(results.map((r) => r.used).sort(), [2, 3, 4, 5, 6]);
+      relay.resume();
+      await sleep(300);
+      assert.equal(await direct.getMonthly(k.id, PERIOD), 6, 'usage equals the admitted requests');
+    } finally {
+      await store.close();
+      await direct.close();
+      await relay.close();
+    }
+  });
+
+  test('PostgreSQL unreachable after the count was sent (relay paused): callers get an error and the count is given back', async () => {
+    const relay = new Relay();
+    await relay.start(5432);
+    const url = new URL(dbUrl(db));
+    url.host = `127.0.0.1:${relay.port}`;
+    const store = new PostgresAccountStore(url.toString(), { statementTimeoutMs: 300, poolSize: 4 });
+    const direct = new PostgresAccountStore(dbUrl(db));
+    try {
+      const k = await createKey({ store } as never, BIG.name);
+      assert.equal((await store.consumeMonthly(k.id, PERIOD, 100)).admitted, true);
+      relay.holdReplies();
+      const pending = Promise.allSettled(Array.from({ length: 5 }, () => store.consumeMonthly(k.id, PERIOD, 100)));
+      await until('the count committed on the server', 5000, async () => (await direct.getMonthly(k.id, PERIOD)) === 6);
+      relay.holdAll(); // settling cannot reach the server either
+      const results = await within(pending, 15_000, 'consume');
+      assert.deepEqual(results.map((r) => r.status), ['rejected', 'rejected', 'rejected', 'rejected', 'rejected'], 'unclear and unsettled: answered as failed');
+      assert.ok(store.unsettledGroups >= 1, 'the group waits to be settled');
+      assert.equal(await direct.getMonthly(k.id, PERIOD), 6, 'still counted while PostgreSQL cannot be reached');
+      relay.resume();
+      await until('the count given back', 20_000, async () => (await direct.getMonthly(k.id, PERIOD)) === 1 && store.unsettledGroups === 0);
+      assert.equal(await direct.getMonthly(k.id, PERIOD), 1, 'usage equals the one request answered');
+    } finally {
+      await store.close();
+      await direct.close();
+      await relay.close();
+    }
+  });
+});
