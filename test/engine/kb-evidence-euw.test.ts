@@ -158,6 +158,21 @@ describe('European wine evidence (euw)', () => {
     assert.equal(euwItem('grape/sangiovese', 'lasagne').geography_scope, 'Tuscany');
   });
 
+  test('Alsace varieties: French trade and wine press, and the Vins d’Alsace Muscat text read in a reprint', () => {
+    const onion = euwItem('grape/silvaner', 'onion_tart');
+    assert.equal(onion.geography_scope, 'Alsace');
+    assert.equal(onion.language_code, 'fr');
+    assert.match(onion.source_excerpt, /la tarte à l'oignon/);
+    assert.equal(euwItem('grape/riesling', 'choucroute').geography_scope, 'Alsace');
+    assert.equal(euwItem('grape/riesling', 'oysters').wine_age_scope, 'young');
+    const asp = euwItem('grape/muscat', 'asparagus');
+    const src = kb().sources.get(asp.source_key)!;
+    assert.equal(src.retrieved_via?.kind, 'reprint');
+    assert.equal(src.authority, 'trade_body');
+    assert.equal(asp.confidence, 0.75);
+    assert.equal(euwItem('grape/pinot-gris', 'capon').language_code, 'fr');
+  });
+
   test('euw sensory expressions: every field backed, confidence by authority and copy', () => {
     const all = kb().entities.flatMap((e) => e.sensory.filter((s) => s.expression_key.startsWith('euw_')).map((s) => ({ e, s })));
     assert.ok(all.length >= 9, `${all.length} euw expressions`);
