@@ -15,18 +15,30 @@ export interface Config {
   /** false: ignore X-Forwarded-For; true: trust the last hop; a list: trust these proxy addresses/CIDRs */
   trustProxy: boolean | string[];
   engineUrl: string | null;
+  /** ENGINE_URL mode: deadline of one engine call including queue time, queue bound, circuit breaker */
+  engineCall: { timeoutMs: number; maxInFlight: number; breakerFailures: number; breakerCooldownMs: number };
   dataDir: string;
   referenceDir: string;
   publicBaseUrl: string;
   logLevel: string;
   clusterWorkers: number;
   cacheTtlMs: number;
+  /** failed authentications (unknown, revoked, inactive or malformed key) per client IP per minute */
+  authFailuresPerIpPerMinute: number;
+  /** HTTP server: header and whole-request deadlines, open connections (0: no limit) */
+  http: { headersTimeoutMs: number; requestTimeoutMs: number; maxConnections: number };
   /** longest wait of one account-store operation: PostgreSQL statement_timeout, SQLite lock wait */
   storeTimeoutMs: number;
   demo: {
     enabled: boolean;
     perIpPerMinute: number;
     perIpPerHour: number;
+    /** per IPv4 /24 and per IPv6 /56, per hour */
+    perSubnetPerHour: number;
+    /** per IPv6 /48, per hour */
+    perSitePerHour: number;
+    /** the most one IPv4 /24 or IPv6 /48 may take of dailyCap in a UTC day, in percent */
+    networkDailySharePercent: number;
     dailyCap: number;
     cacheTtlSeconds: number;
     maxQueryLength: number;
@@ -114,6 +126,11 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const logLevel = (env.LOG_LEVEL?.trim() || 'info').toLowerCase();
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
   const maxQueryLength = intVar(env, 'DEMO_MAX_QUERY_LENGTH', 80, 1, 200);
+  const headersTimeoutMs = intVar(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000, 1000, 600_000);
+  const requestTimeoutMs = intVar(env, 'HTTP_REQUEST_TIMEOUT_MS', 10_000, 1000, 600_000);
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS', `must not exceed HTTP_REQUEST_TIMEOUT_MS (${requestTimeoutMs}), got ${headersTimeoutMs}`);
+  }
   return {
     port,
     host,
@@ -121,17 +138,32 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     redisUrl: urlVar(env, 'REDIS_URL', ['redis:', 'rediss:']),
     trustProxy: trustProxyVar(env),
     engineUrl: urlVar(env, 'ENGINE_URL', ['http:', 'https:']),
+    engineCall: {
+      timeoutMs: intVar(env, 'ENGINE_TIMEOUT_MS', 2000, 50, 60_000),
+      maxInFlight: intVar(env, 'ENGINE_MAX_IN_FLIGHT', 256, 1, 100_000),
+      breakerFailures: intVar(env, 'ENGINE_BREAKER_FAILURES', 5, 1, 1000),
+      breakerCooldownMs: intVar(env, 'ENGINE_BREAKER_COOLDOWN_MS', 2000, 100, 600_000),
+    },
     dataDir: path.resolve(cwd, env.DATA_DIR?.trim() || 'data'),
     referenceDir: path.resolve(cwd, env.REFERENCE_DIR?.trim() || '../shared/reference'),
     publicBaseUrl,
     logLevel,
     clusterWorkers: intVar(env, 'CLUSTER_WORKERS', 0, 0, 64),
     cacheTtlMs: intVar(env, 'KEY_CACHE_TTL_MS', 1000, 0, 1500),
+    authFailuresPerIpPerMinute: intVar(env, 'AUTH_FAILURES_PER_IP_PER_MINUTE', 30, 1, 1_000_000),
+    http: {
+      headersTimeoutMs,
+      requestTimeoutMs,
+      maxConnections: intVar(env, 'HTTP_MAX_CONNECTIONS', 10_000, 0, 1_000_000),
+    },
     storeTimeoutMs: intVar(env, 'STORE_TIMEOUT_MS', 2000, 100, 60_000),
     demo: {
       enabled: boolVar(env, 'DEMO_ENABLED', true),
       perIpPerMinute: intVar(env, 'DEMO_PER_IP_PER_MINUTE', 8, 1, 1_000_000),
       perIpPerHour: intVar(env, 'DEMO_PER_IP_PER_HOUR', 20, 1, 1_000_000),
+      perSubnetPerHour: intVar(env, 'DEMO_PER_SUBNET_PER_HOUR', 200, 1, 1_000_000),
+      perSitePerHour: intVar(env, 'DEMO_PER_SITE_PER_HOUR', 400, 1, 1_000_000),
+      networkDailySharePercent: intVar(env, 'DEMO_NETWORK_DAILY_SHARE_PERCENT', 10, 1, 100),
       dailyCap: intVar(env, 'DEMO_DAILY_CAP', 5000, 1, 1_000_000_000),
       cacheTtlSeconds: intVar(env, 'DEMO_CACHE_TTL_SECONDS', 300, 0, 86_400),
       maxQueryLength,

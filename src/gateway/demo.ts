@@ -1,10 +1,13 @@
-// The demo's policy: per-IP minute and hour limits (429 DEMO_RATE_LIMITED), a daily cap across all
-// callers (503 DEMO_DAILY_CAP_REACHED), the on/off switch (503 DEMO_DISABLED), a short-lived response
-// cache, and the `demo` object of every demo body. Every admitted demo request counts toward the
-// per-IP limits and the daily cap, cached or not; a refused one counts toward nothing.
+// The demo's policy: per-IP minute and hour limits and per-network hour limits and daily share
+// (429 DEMO_RATE_LIMITED), a daily cap across all callers (503 DEMO_DAILY_CAP_REACHED), the on/off
+// switch (503 DEMO_DISABLED), a short-lived response cache, and the `demo` object of every demo
+// body. Every admitted demo request counts toward all the windows, cached or not; a refused one
+// counts toward nothing and creates no limiter entry of its own (see admitDemo).
 // The demo twins themselves are registered from src/routes/demo-twin.ts, which calls these.
+import crypto from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from './errors.ts';
+import { clientIp, ipBucket, networkBuckets } from './client-address.ts';
 import type { GatewayContext } from './context.ts';
 import type { EngineAnswer } from './engine-client.ts';
 
@@ -18,20 +21,7 @@ export function plansUrl(ctx: GatewayContext) {
   return `${ctx.config.publicBaseUrl}/plans`;
 }
 
-/**
- * The demo's per-IP bucket: an IPv4 address as it is, an IPv6 address by its /64 prefix (one
- * subscriber usually holds a whole /64, so per-address limits would be no limit at all).
- */
-export function ipBucket(ip: string): string {
-  const v4 = /^(?:::ffff:)?(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (v4) return v4[1]!;
-  if (!ip.includes(':')) return ip;
-  const [head = '', tail = ''] = ip.toLowerCase().split('%')[0]!.split('::');
-  const h = head ? head.split(':') : [];
-  const t = ip.includes('::') ? (tail ? tail.split(':') : []) : [];
-  const groups = ip.includes('::') ? [...h, ...Array(Math.max(0, 8 - h.length - t.length)).fill('0'), ...t] : h;
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
-}
+export { ipBucket } from './client-address.ts';
 
 function untilNextUtcMidnight(now: Date) {
   const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
@@ -52,42 +42,68 @@ export function assertDemoEnabled(ctx: GatewayContext, keyedPath: string) {
   }
 }
 
+/** One window of the demo; `daily` windows are keyed by the UTC date, so a refusal lasts until midnight. */
+type Check = { key: string; limit: number; windowMs: number; daily?: boolean; refusal: (retry: number) => string };
+
 /**
- * Admits one demo request from the caller's address against the per-IP minute and hour limits and
- * the daily cap, or throws the documented error. Returns what is left this hour for the caller.
+ * Admits one demo request from the caller's address against the daily cap, the per-network limits
+ * (IPv4 /24, IPv6 /56 and /48, and their share of the daily cap) and the per-IP minute and hour
+ * limits, or throws the documented error. Returns what is left this hour for the caller.
+ *
+ * Memory stays bounded under a flood of refused requests: the daily cap is looked at first (a
+ * refusal then touches nothing), and the windows are counted widest first, so a request refused by
+ * a window only ever touched wider windows, which that window's own traffic already created.
  */
 export async function admitDemo(ctx: GatewayContext, request: FastifyRequest, keyedPath: string): Promise<{ remainingThisHour: number }> {
   const d = ctx.config.demo;
   const how = howToKey(ctx, keyedPath);
   const now = ctx.now();
-  const ip = ipBucket(request.ip);
+  const ip = clientIp(request);
+  const bucket = ipBucket(ip);
+  const { subnet, site } = networkBuckets(ip);
+  const day = now.toISOString().slice(0, 10);
+  const HOUR = 3_600_000;
+  const DAY = 86_400_000;
+  const dayCap = { key: `demo:day:${day}`, limit: d.dailyCap, windowMs: DAY };
+  const checks: Check[] = [];
+  if (site) {
+    const share = Math.max(1, Math.floor((d.dailyCap * d.networkDailySharePercent) / 100));
+    checks.push({ key: `demo:netday:${day}:${site}`, limit: share, windowMs: DAY, daily: true, refusal: () => `The demo allows at most ${share} requests per day from one network (${site}); it renews at 00:00 UTC.` });
+    if (site !== subnet) checks.push({ key: `demo:net:${site}`, limit: d.perSitePerHour, windowMs: HOUR, refusal: (r) => `Demo limit of ${d.perSitePerHour} requests per hour per network (${site}) reached. Retry in ${r} s.` });
+  }
+  if (subnet) checks.push({ key: `demo:net:${subnet}`, limit: d.perSubnetPerHour, windowMs: HOUR, refusal: (r) => `Demo limit of ${d.perSubnetPerHour} requests per hour per network (${subnet}) reached. Retry in ${r} s.` });
+  checks.push(
+    { key: `demo:hour:${bucket}`, limit: d.perIpPerHour, windowMs: HOUR, refusal: (r) => `Demo limit of ${d.perIpPerHour} requests per hour per IP reached. Retry in ${r} s.` },
+    { key: `demo:minute:${bucket}`, limit: d.perIpPerMinute, windowMs: 60_000, refusal: (r) => `Demo limit of ${d.perIpPerMinute} requests per minute per IP reached. Retry in ${r} s.` },
+  );
+  const capReached = () =>
+    new ApiError('DEMO_DAILY_CAP_REACHED', `The demo daily cap of ${d.dailyCap} requests across all callers is reached; it renews at 00:00 UTC. Get a key at ${how.plans} and call ${keyedPath} with it.`, { 'Retry-After': String(untilNextUtcMidnight(now)) }, how);
   let results;
   try {
-    results = await ctx.limiter.hitAll([
-      { key: `demo:minute:${ip}`, limit: d.perIpPerMinute, windowMs: 60_000 },
-      { key: `demo:hour:${ip}`, limit: d.perIpPerHour, windowMs: 3_600_000 },
-      { key: `demo:day:${now.toISOString().slice(0, 10)}`, limit: d.dailyCap, windowMs: 86_400_000 },
-    ]);
-  } catch {
+    if (!(await ctx.limiter.peek(dayCap.key, dayCap.limit, dayCap.windowMs)).allowed) throw capReached();
+    results = await ctx.limiter.hitAll([...checks, dayCap]);
+  } catch (e) {
+    if (e instanceof ApiError) throw e;
     // documented policy: demo limits fail closed; the demo is a convenience, never a bypass
     throw new ApiError('STORE_UNAVAILABLE', 'The demo limiter is unavailable. Retry shortly or use a key.', { 'Retry-After': '5' }, how);
   }
-  const [minute, hour, day] = results;
-  const refused = results.find((r) => !r.allowed);
-  if (refused && refused !== day) {
-    const which = refused === minute ? `${d.perIpPerMinute} requests per minute` : `${d.perIpPerHour} requests per hour`;
-    const retry = Math.max(1, Math.ceil((refused.resetAt - now.getTime()) / 1000));
-    throw new ApiError('DEMO_RATE_LIMITED', `Demo limit of ${which} per IP reached. Retry in ${retry} s, or get a key at ${how.plans} and call ${keyedPath} with it.`, { 'Retry-After': String(retry) }, how);
+  const refusedAt = results.findIndex((r) => !r.allowed);
+  if (refusedAt === checks.length) throw capReached();
+  if (refusedAt >= 0) {
+    const refused = results[refusedAt]!;
+    const retry = checks[refusedAt]!.daily ? untilNextUtcMidnight(now) : Math.max(1, Math.ceil((refused.resetAt - now.getTime()) / 1000));
+    throw new ApiError('DEMO_RATE_LIMITED', `${checks[refusedAt]!.refusal(retry)} Get a key at ${how.plans} and call ${keyedPath} with it.`, { 'Retry-After': String(retry) }, how);
   }
-  if (refused) {
-    throw new ApiError('DEMO_DAILY_CAP_REACHED', `The demo daily cap of ${d.dailyCap} requests across all callers is reached; it renews at 00:00 UTC. Get a key at ${how.plans} and call ${keyedPath} with it.`, { 'Retry-After': String(untilNextUtcMidnight(now)) }, how);
-  }
-  return { remainingThisHour: hour!.remaining };
+  const hour = results[checks.length - 2]!;
+  return { remainingThisHour: hour.remaining };
 }
 
-/** The demo's short-lived answer cache (off when demo.cacheTtlSeconds is 0). */
-export async function demoCached(ctx: GatewayContext, cacheKey: string, compute: () => Promise<EngineAnswer>): Promise<{ result: EngineAnswer; cached: boolean }> {
+/** The demo's short-lived answer cache (off when demo.cacheTtlSeconds is 0), keyed by a hash of `request`. */
+export async function demoCached(ctx: GatewayContext, request: string, compute: () => Promise<EngineAnswer>): Promise<{ result: EngineAnswer; cached: boolean }> {
   const ttl = ctx.config.demo.cacheTtlSeconds;
+  // hashed: a query may hold anything a caller pasted (an API key too), and cache keys are visible
+  // to whoever can list Redis keys
+  const cacheKey = `demo:${crypto.createHash('sha256').update(request).digest('base64url')}`;
   if (ttl > 0) {
     const hit = await ctx.cache.get(cacheKey).catch(() => null);
     if (hit) return { result: JSON.parse(hit) as EngineAnswer, cached: true };

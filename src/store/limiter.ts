@@ -1,8 +1,9 @@
-// Window limiters on rate-limiter-flexible: RateLimiterMemory for the embedded default,
-// RateLimiterRedis (an atomic Lua INCR + server-side TTL, so windows follow Redis' clock, not each
-// process's) for scale-out. One limiter instance per (limit, window); a plan change therefore
-// starts a fresh window under the new limit.
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+// Window limiters: in memory for the embedded default (fixed windows in an LRU of bounded size),
+// and on rate-limiter-flexible's RateLimiterRedis (an atomic Lua INCR + server-side TTL, so windows
+// follow Redis' clock, not each process's) for scale-out. A window is kept per (limit, window, key);
+// a plan change therefore starts a fresh window under the new limit.
+import { RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { LRUCache } from 'lru-cache';
 import type { Redis } from 'ioredis';
 import type { LimitResult, WindowLimiter } from './ports.ts';
 
@@ -146,13 +147,92 @@ class FlexibleWindowLimiter implements WindowLimiter {
   }
 }
 
-export function memoryLimiter(): WindowLimiter {
-  return new FlexibleWindowLimiter(
-    'memory',
-    (o) => new RateLimiterMemory(o),
-    async () => undefined,
-    async () => undefined,
-  );
+/** Windows the in-memory limiter keeps at most; beyond it the least recently used are dropped. */
+export const MEMORY_LIMITER_MAX_WINDOWS = 100_000;
+
+/**
+ * Fixed windows in process memory, bounded: at most `maxWindows` windows (about 150 bytes each, so
+ * some 15 MB at the default), least recently used dropped first. A dropped window can only give its
+ * caller a fresh window early; the windows in use (the daily cap, active callers) are the recently
+ * used ones. Expired windows are replaced on their next use.
+ */
+export class MemoryWindowLimiter implements WindowLimiter {
+  readonly kind = 'memory' as const;
+  private readonly windows: LRUCache<string, { count: number; resetAt: number }>;
+
+  constructor(maxWindows = MEMORY_LIMITER_MAX_WINDOWS) {
+    this.windows = new LRUCache({ max: maxWindows });
+  }
+
+  /** Windows held now (for tests and diagnostics). */
+  get size() {
+    return this.windows.size;
+  }
+
+  private id(key: string, limit: number, windowMs: number) {
+    return `${limit}:${windowMs}:${key}`;
+  }
+
+  private live(id: string, now: number) {
+    const w = this.windows.get(id);
+    return w && w.resetAt > now ? w : undefined;
+  }
+
+  async hit(key: string, limit: number, windowMs: number): Promise<LimitResult> {
+    return this.hitNow(key, limit, windowMs);
+  }
+
+  private hitNow(key: string, limit: number, windowMs: number): LimitResult {
+    const now = Date.now();
+    if (limit <= 0) return { allowed: false, remaining: 0, resetAt: now + windowMs, limit };
+    const id = this.id(key, limit, windowMs);
+    let w = this.live(id, now);
+    if (!w) this.windows.set(id, (w = { count: 0, resetAt: now + windowMs }));
+    // a refused hit is not counted: it must neither extend the caller's refusal nor grow anything
+    if (w.count >= limit) return { allowed: false, remaining: 0, resetAt: w.resetAt, limit };
+    w.count++;
+    return { allowed: true, remaining: limit - w.count, resetAt: w.resetAt, limit };
+  }
+
+  async hitAll(checks: { key: string; limit: number; windowMs: number }[]): Promise<LimitResult[]> {
+    const results: LimitResult[] = [];
+    for (const c of checks) {
+      const r = this.hitNow(c.key, c.limit, c.windowMs);
+      results.push(r);
+      if (!r.allowed) {
+        for (const d of checks.slice(0, results.length - 1)) this.giveBack(d.key, d.limit, d.windowMs);
+        return results;
+      }
+    }
+    return results;
+  }
+
+  private giveBack(key: string, limit: number, windowMs: number) {
+    const w = this.live(this.id(key, limit, windowMs), Date.now());
+    if (w && w.count > 0) w.count--;
+  }
+
+  async refund(key: string, limit: number, windowMs: number): Promise<void> {
+    if (limit > 0) this.giveBack(key, limit, windowMs);
+  }
+
+  async peek(key: string, limit: number, windowMs: number): Promise<LimitResult> {
+    const now = Date.now();
+    // peek() on the LRU: looking does not keep a window alive, and never creates one
+    const w = this.windows.peek(this.id(key, limit, windowMs));
+    if (!w || w.resetAt <= now) return { allowed: limit > 0, remaining: Math.max(0, limit), resetAt: now + windowMs, limit };
+    return { allowed: w.count < limit, remaining: Math.max(0, limit - w.count), resetAt: w.resetAt, limit };
+  }
+
+  async ping() {}
+
+  async close() {
+    this.windows.clear();
+  }
+}
+
+export function memoryLimiter(maxWindows = MEMORY_LIMITER_MAX_WINDOWS): WindowLimiter {
+  return new MemoryWindowLimiter(maxWindows);
 }
 
 export function redisLimiter(redis: Redis): WindowLimiter {

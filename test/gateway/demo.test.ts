@@ -112,7 +112,8 @@ describe('demo twins', () => {
     const t = await buildTestApp({ env: { DEMO_DAILY_CAP: '3' } });
     try {
       const codes = [];
-      for (let i = 0; i < 5; i++) codes.push(await demo(t, '/v1/demo/resolve-entity?q=syrah', `192.0.2.${i + 1}`));
+      // callers on five networks, so no network's share of the cap is what refuses
+      for (let i = 0; i < 5; i++) codes.push(await demo(t, '/v1/demo/resolve-entity?q=syrah', `192.0.${i + 1}.1`));
       assert.deepEqual(codes.map((r) => r.statusCode), [200, 200, 200, 503, 503]);
       const capped = codes[3]!;
       assert.equal(capped.json().error.code, 'DEMO_DAILY_CAP_REACHED');
