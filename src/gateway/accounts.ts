@@ -1,7 +1,10 @@
 // Key and plan look-ups for the request path, behind a short cache so the hot path does not hit
 // the store on every request. Entries live at most KEY_CACHE_TTL_MS (1 s by default), so a
 // revocation, deactivation or plan change made by the admin CLI reaches a running server within
-// 2 seconds without any notification channel.
+// 2 seconds without any notification channel. The key cache is an LRU of at most
+// KEY_CACHE_MAX_ENTRIES keys, so a flood of distinct keys evicts the coldest entries one by one
+// instead of wiping the cache whole (which would send every active key to the store at once).
+import { LRUCache } from 'lru-cache';
 import type { AccountStore, ApiKeyRecord, Plan } from '../store/ports.ts';
 
 interface Entry<T> {
@@ -9,20 +12,27 @@ interface Entry<T> {
   at: number;
 }
 
+/** Keys (known or unknown hashes) the cache holds at most; also the bound of last-use records. */
+export const KEY_CACHE_MAX_ENTRIES = 50_000;
+
 export class AccountCache {
-  private readonly keys = new Map<string, Entry<ApiKeyRecord | null>>();
+  private readonly keys = new LRUCache<string, Entry<ApiKeyRecord | null>>({ max: KEY_CACHE_MAX_ENTRIES });
   private readonly plans = new Map<string, Entry<Plan | null>>();
   private planList: Entry<Plan[]> | null = null;
-  private readonly touched = new Map<string, number>();
+  private readonly touched = new LRUCache<string, number>({ max: KEY_CACHE_MAX_ENTRIES });
 
   constructor(private readonly store: AccountStore, private readonly ttlMs: number) {}
+
+  /** Keys held now (for tests and diagnostics). */
+  get size() {
+    return this.keys.size;
+  }
 
   async keyByHash(hash: string): Promise<ApiKeyRecord | null> {
     const now = Date.now();
     const hit = this.keys.get(hash);
     if (hit && now - hit.at < this.ttlMs) return hit.value;
     const value = await this.store.findKeyByHash(hash);
-    if (this.keys.size > 50_000) this.keys.clear();
     this.keys.set(hash, { value, at: now });
     return value;
   }

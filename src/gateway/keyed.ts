@@ -1,14 +1,19 @@
 // Keyed routes: bearer authentication, per-minute limit, exact monthly metering and quota headers.
 // Order: authenticate (onRequest, before validation, so a bad key is 401 whatever the query) →
 // validate (400, never counted) → per-minute limit (429 RATE_LIMITED) → monthly allowance
-// (429 QUOTA_EXCEEDED) → handler. What counts: every admitted request answered 200 or 404
-// ENTITY_NOT_RESOLVED. A request that fails on our side (503 ENGINE_UNAVAILABLE, 500) is refunded.
+// (429 QUOTA_EXCEEDED) → handler. What counts: every admitted request answered 200 (or 304). A
+// request that fails on our side (503 ENGINE_UNAVAILABLE, 500) is refunded.
+// Failed authentications are limited per client address (per IPv6 /64): past
+// AUTH_FAILURES_PER_IP_PER_MINUTE, any authentication from that address gets 429 RATE_LIMITED
+// before a store look-up, so guessing keys costs no database work. The count is kept in process
+// memory (bounded LRU): with N processes an address gets at most N times the limit.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from './errors.ts';
 import { hashKey, looksLikeKey } from './keys.ts';
 import type { GatewayContext } from './context.ts';
 import { monthBounds, monthPeriod } from '../store/ports.ts';
-import { LimiterUnavailableError } from '../store/limiter.ts';
+import { LimiterUnavailableError, MemoryWindowLimiter } from '../store/limiter.ts';
+import { clientIp, ipBucket } from './client-address.ts';
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
@@ -17,14 +22,32 @@ function storeDown(e: unknown): never {
   throw new ApiError('STORE_UNAVAILABLE', 'The key and usage store is unavailable; nothing was counted. Retry shortly.', { 'Retry-After': '5' });
 }
 
+/** Addresses whose failed authentications are counted at once, per process. */
+const AUTH_FAILURE_WINDOWS = 20_000;
+const authFailureWindows = new WeakMap<GatewayContext, MemoryWindowLimiter>();
+
 export function authenticate(ctx: GatewayContext) {
+  let failures = authFailureWindows.get(ctx);
+  if (!failures) authFailureWindows.set(ctx, (failures = new MemoryWindowLimiter(AUTH_FAILURE_WINDOWS)));
+  const limit = ctx.config.authFailuresPerIpPerMinute;
+  const lim = failures;
   return async function authenticateKey(request: FastifyRequest) {
     const header = request.headers.authorization;
     if (!header) throw new ApiError('UNAUTHORIZED', 'Missing Authorization header. Send "Authorization: Bearer <API key>".');
+    const bucket = ipBucket(clientIp(request));
+    const seen = await lim.peek(bucket, limit, 60_000);
+    if (!seen.allowed) {
+      const retry = Math.max(1, Math.ceil((seen.resetAt - Date.now()) / 1000));
+      throw new ApiError('RATE_LIMITED', `Too many failed authentications from this address (${limit} per minute). Retry in ${retry} s with a valid key.`, { 'Retry-After': String(retry) });
+    }
+    const fail = async (message: string): Promise<never> => {
+      await lim.hit(bucket, limit, 60_000);
+      throw new ApiError('UNAUTHORIZED', message);
+    };
     const m = BEARER.exec(header);
-    if (!m) throw new ApiError('UNAUTHORIZED', 'Malformed Authorization header. Use the Bearer scheme: "Authorization: Bearer <API key>".');
+    if (!m) return fail('Malformed Authorization header. Use the Bearer scheme: "Authorization: Bearer <API key>".');
     const key = m[1]!;
-    if (!looksLikeKey(key)) throw new ApiError('UNAUTHORIZED', 'Unknown API key.');
+    if (!looksLikeKey(key)) return fail('Unknown API key.');
     let rec;
     let plan;
     try {
@@ -33,9 +56,9 @@ export function authenticate(ctx: GatewayContext) {
     } catch (e) {
       storeDown(e);
     }
-    if (!rec) throw new ApiError('UNAUTHORIZED', 'Unknown API key.');
-    if (rec.status === 'revoked') throw new ApiError('UNAUTHORIZED', 'This API key has been revoked.');
-    if (rec.status !== 'active') throw new ApiError('UNAUTHORIZED', 'This API key is inactive.');
+    if (!rec) return fail('Unknown API key.');
+    if (rec.status === 'revoked') return fail('This API key has been revoked.');
+    if (rec.status !== 'active') return fail('This API key is inactive.');
     if (!plan) throw new ApiError('INTERNAL_ERROR', `The plan "${rec.plan}" of this key does not exist.`);
     request.account = { key: rec, plan, period: monthPeriod(ctx.now()), counted: false };
     ctx.accounts.touch(rec.id);
@@ -109,9 +132,28 @@ export async function refund(ctx: GatewayContext, request: FastifyRequest) {
   await ctx.store.refundMonthly(a.key.id, a.period).catch(() => undefined);
 }
 
-/** Quota headers without counting (for /v1/usage). */
+/**
+ * For /v1/usage: refused with 429 RATE_LIMITED while the key's per-minute window is used up, never
+ * counted (neither in the window nor monthly); then the quota headers. The report does not depend
+ * on the limiter: while it is unreachable the report is given anyway.
+ */
 export async function peekHeaders(ctx: GatewayContext, request: FastifyRequest, reply: FastifyReply): Promise<number> {
   const a = request.account!;
+  let minute;
+  try {
+    minute = await ctx.limiter.peek(`key:${a.key.id}`, a.plan.per_minute_limit, 60_000);
+  } catch {
+    minute = undefined;
+  }
+  if (minute) {
+    minuteHeaders(reply, minute);
+    if (!minute.allowed) {
+      const retry = Math.max(1, Math.ceil((minute.resetAt - ctx.now().getTime()) / 1000));
+      throw new ApiError('RATE_LIMITED', `Per-minute limit of ${a.plan.per_minute_limit} requests for plan "${a.plan.name}" reached; /v1/usage answers again in ${retry} s.`, {
+        'Retry-After': String(retry),
+      });
+    }
+  }
   let used;
   try {
     used = await ctx.store.getMonthly(a.key.id, a.period);
@@ -119,10 +161,5 @@ export async function peekHeaders(ctx: GatewayContext, request: FastifyRequest, 
     storeDown(e);
   }
   monthlyHeaders(reply, ctx, request, used);
-  try {
-    minuteHeaders(reply, await ctx.limiter.peek(`key:${a.key.id}`, a.plan.per_minute_limit, 60_000));
-  } catch {
-    // the usage report does not depend on the limiter
-  }
   return used;
 }

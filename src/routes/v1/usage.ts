@@ -1,4 +1,5 @@
-// GET /v1/usage: the calling key's plan and monthly usage. Authenticated, never counted.
+// GET /v1/usage: the calling key's plan and monthly usage. Authenticated, never counted, refused
+// while the key's per-minute window is used up.
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { GatewayContext } from '../../gateway/context.ts';
@@ -13,7 +14,7 @@ export default async function usage(app: FastifyInstance, ctx: GatewayContext) {
     url: '/v1/usage',
     schema: {
       summary: "The calling key's plan, monthly usage and remaining allowance",
-      description: 'Does not consume quota and is not subject to the per-minute limit. The period is the calendar month in UTC.',
+      description: 'Never counted: it consumes neither monthly quota nor a slot of the per-minute window. It is refused with 429 RATE_LIMITED (and Retry-After) while the key\'s per-minute window is used up. The period is the calendar month in UTC.',
       tags: ['keyed'],
       security: [{ bearerAuth: [] }],
       response: {
@@ -30,7 +31,7 @@ export default async function usage(app: FastifyInstance, ctx: GatewayContext) {
           }),
           headers: QUOTA_HEADERS,
         },
-        ...errorResponses(['INVALID_REQUEST', 'UNAUTHORIZED', 'STORE_UNAVAILABLE', 'INTERNAL_ERROR']),
+        ...errorResponses(['INVALID_REQUEST', 'UNAUTHORIZED', 'RATE_LIMITED', 'STORE_UNAVAILABLE', 'INTERNAL_ERROR']),
       },
     },
     onRequest: authenticate(ctx),
