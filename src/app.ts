@@ -1,5 +1,6 @@
-// The gateway application. Order of concerns, top to bottom: request ids and logging, the error
-// envelope (400/404/405/500 and every ApiError), OpenAPI + local docs, then the routes.
+// The gateway application. Order of concerns, top to bottom: server limits (header and request
+// deadlines, open connections), request ids and logging (keys redacted, percent-encoded ones too),
+// the error envelope (400/404/405/408/500 and every ApiError), OpenAPI + local docs, then the routes.
 import crypto from 'node:crypto';
 import Fastify, { type FastifyError, type FastifyReply } from 'fastify';
 import swagger from '@fastify/swagger';
@@ -8,7 +9,8 @@ import type { GatewayContext } from './gateway/context.ts';
 import { ApiError, errorBody } from './gateway/errors.ts';
 import { DEMO_PREFIX } from './gateway/demo.ts';
 import { bodyJson } from './gateway/engine-client.ts';
-import health from './routes/health.ts';
+import health, { invalidateHealth } from './routes/health.ts';
+import { holdsKey, redactKeys } from './gateway/redact.ts';
 import plans from './routes/plans.ts';
 import resolveEntity, { resolveEntityRoute } from './routes/v1/resolve-entity.ts';
 import explain, { explainRoute } from './routes/v1/explain.ts';
@@ -20,16 +22,24 @@ import usage from './routes/v1/usage.ts';
 import { addExamples, openApiInfo } from './routes/openapi.ts';
 
 const SAFE_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
-const KEY_LIKE = /dis_live_[A-Za-z0-9_-]*/g;
+/** C0 and C1 control characters and DEL: never part of a term, refused in every parameter. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
-/** The caller's X-Request-Id when it is short and printable (and not an API key), else a new id. */
+export { redactKeys };
+
+/** The caller's X-Request-Id when it is short and printable (and not an API key, encoded or not), else a new id. */
 export function requestIdOf(header: string | string[] | undefined): string {
-  return typeof header === 'string' && SAFE_REQUEST_ID.test(header) && !header.includes('dis_live_') ? header : crypto.randomUUID();
+  return typeof header === 'string' && SAFE_REQUEST_ID.test(header) && !holdsKey(header) ? header : crypto.randomUUID();
 }
 
-/** A key pasted into a URL by mistake never reaches the logs. */
-export function redactKeys(text: string): string {
-  return text.replace(KEY_LIKE, 'dis_live_[redacted]');
+/** The first parameter holding a control character, if any. */
+function controlCharParameter(values: Record<string, unknown> | undefined): string | undefined {
+  if (!values) return undefined;
+  for (const k in values) {
+    const v = values[k];
+    if ((typeof v === 'string' && CONTROL.test(v)) || CONTROL.test(k)) return k;
+  }
+  return undefined;
 }
 
 interface AjvError {
@@ -89,8 +99,13 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}) {
     },
     ...(opts.logStream ? { stream: opts.logStream } : {}),
   };
+  const limits = ctx.config.http;
   const app = Fastify({
     logger: opts.logger === false ? false : loggerOpts,
+    // a client that sends its headers or its request too slowly is answered 408 and let go; the
+    // deadlines are checked every second (Node's default would check every 30 s)
+    requestTimeout: limits.requestTimeoutMs,
+    http: { headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.requestTimeoutMs, connectionsCheckingInterval: 1000 },
     // only when configured: true trusts the last hop only; a list trusts exactly those proxies
     trustProxy: Array.isArray(ctx.config.trustProxy) ? ctx.config.trustProxy : ctx.config.trustProxy ? (_addr: string, hop: number) => hop < 1 : false,
     requestIdHeader: false,
@@ -108,14 +123,22 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}) {
     },
     clientErrorHandler: (err, socket) => {
       const code = (err as { code?: string }).code;
-      const status = code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+      const status = code === 'HPE_HEADER_OVERFLOW' ? 431 : code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
       const id = crypto.randomUUID();
-      const body = JSON.stringify(errorBody('INVALID_REQUEST', status === 431 ? 'Request line or headers too large (a parameter is far over its length limit).' : 'Malformed HTTP request.', id));
+      const message =
+        status === 431 ? 'Request line or headers too large (a parameter is far over its length limit).'
+        : status === 408 ? `Request not received in time: headers are due within ${limits.headersTimeoutMs} ms and the whole request within ${limits.requestTimeoutMs} ms.`
+        : 'Malformed HTTP request.';
+      const body = JSON.stringify(errorBody('INVALID_REQUEST', message, id));
+      const reason = status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request';
       if (socket.writable) {
-        socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/json; charset=utf-8\r\nX-Request-Id: ${id}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+        socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nX-Request-Id: ${id}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
       } else socket.destroy(err);
     },
   });
+
+  // beyond this many open connections new ones are closed at once (0: no limit)
+  if (limits.maxConnections > 0) app.server.maxConnections = limits.maxConnections;
 
   // engine bodies are passed through as they are: serialize with JSON.stringify, never drop fields.
   // Memoised engine bodies carry their JSON already (bodyJson).
@@ -127,9 +150,15 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}) {
     done();
   });
 
-  // a repeated parameter is an error, not an array
+  // a repeated parameter is an error, not an array; a control character is never part of a term
+  // (and would let two different requests look the same in logs or keys)
   app.addHook('preValidation', (request, _reply, done) => {
     const q = request.query as Record<string, unknown> | undefined;
+    const bad = controlCharParameter(q) ?? controlCharParameter(request.params as Record<string, unknown> | undefined);
+    if (bad !== undefined) {
+      const name = CONTROL.test(bad) ? 'a parameter name' : `"${bad}"`;
+      return done(new ApiError('INVALID_REQUEST', `Parameter ${name} contains a control character (U+0000–U+001F, U+007F–U+009F); remove it.`, {}, CONTROL.test(bad) ? {} : { parameter: bad }));
+    }
     if (q) {
       for (const k in q) {
         if (Array.isArray(q[k])) return done(new ApiError('INVALID_REQUEST', `Parameter "${k}" is repeated; give it once.`, {}, { parameter: k }));
@@ -145,6 +174,8 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}) {
   app.setErrorHandler((err: FastifyError | ApiError, request, reply) => {
     if (err instanceof ApiError) {
       if (err.status >= 500) request.log.warn({ code: err.code }, err.message);
+      // a dependency seen down by a request: /health must not keep answering a reused "ok"
+      if (err.code === 'ENGINE_UNAVAILABLE' || err.code === 'STORE_UNAVAILABLE') invalidateHealth(ctx);
       reply.headers(err.headers).code(err.status);
       return errorBody(err.code, err.message, request.id, err.details);
     }

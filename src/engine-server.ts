@@ -1,26 +1,41 @@
 // `npm run engine`: the engine as its own HTTP process (PORT, HOST). The gateway reaches it with
 // ENGINE_URL. Bodies are the engine's v1 bodies; the gateway passes them through unchanged.
 // The engine has no authentication and no metering of its own: bind it to a private address that
-// only the gateways reach. It checks its own parameters (same limits as the keyed API).
+// only the gateways reach. It checks its own parameters by the keyed API's rules: lengths in
+// Unicode code points (as the gateway's JSON-schema validation counts them, so a term the gateway
+// admits is never refused here), no control characters. Its log masks keys, percent-encoded too.
 import Fastify from 'fastify';
 import { loadConfig, ConfigError } from './config.ts';
 import { loadEngine } from './bootstrap.ts';
 import { ENGINE_OPS, EngineRunner, KB_VERSION_HEADER, type EngineOp } from './gateway/engine-client.ts';
 import type { Engine } from './engine/engine.ts';
+import { redactKeys } from './gateway/redact.ts';
+
+/** Length in Unicode code points: what JSON Schema's maxLength counts (an emoji is 1, not 2). */
+export function codePointLength(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 const TERMS: Record<EngineOp, string[]> = { 'resolve-entity': ['q'], explain: ['q'], pair: ['q'], compare: ['left', 'right'], entity: ['id'], entities: [] };
 
 /** The keyed API's parameter rules, so the engine is safe to call directly too. */
 export function engineParamProblem(op: EngineOp, q: Record<string, unknown>): { message: string; parameter: string } | null {
+  for (const [k, v] of Object.entries(q)) {
+    if (typeof v === 'string' && CONTROL.test(v)) return { message: `Parameter "${k}" contains a control character (U+0000–U+001F, U+007F–U+009F); remove it.`, parameter: k };
+  }
   for (const t of TERMS[op]) {
     const v = q[t];
     if (typeof v !== 'string' || !v.trim()) return { message: `Missing required parameter "${t}".`, parameter: t };
-    if (v.length > 200) return { message: `Parameter "${t}" is too long: at most 200 characters.`, parameter: t };
+    if (codePointLength(v) > 200) return { message: `Parameter "${t}" is too long: at most 200 characters.`, parameter: t };
   }
   if (op === 'entities') {
     for (const k of ['type', 'domain', 'country', 'parent', 'cursor']) {
       const v = q[k];
-      if (v !== undefined && (typeof v !== 'string' || v.length > 400)) return { message: `Parameter "${k}" is invalid.`, parameter: k };
+      if (v !== undefined && (typeof v !== 'string' || codePointLength(v) > 400)) return { message: `Parameter "${k}" is invalid.`, parameter: k };
     }
     const l = q.limit;
     if (l !== undefined && (typeof l !== 'string' || !/^[0-9]{1,3}$/.test(l) || Number(l) < 1 || Number(l) > 100)) {
@@ -37,8 +52,16 @@ export function engineParamProblem(op: EngineOp, q: Record<string, unknown>): { 
   return null;
 }
 
-export function buildEngineServer(engine: Engine, logLevel = 'info') {
-  const app = Fastify({ logger: { level: logLevel } });
+export function buildEngineServer(engine: Engine, logLevel = 'info', logStream?: NodeJS.WritableStream) {
+  const app = Fastify({
+    logger: {
+      level: logLevel,
+      ...(logStream ? { stream: logStream } : {}),
+      serializers: {
+        req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: redactKeys(req.url), remoteAddress: req.ip }),
+      },
+    },
+  });
   const runner = new EngineRunner(engine);
   app.get('/engine/health', async () => ({ status: 'ok', kb_version: engine.version }));
   for (const op of ENGINE_OPS) {
