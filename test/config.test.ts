@@ -17,7 +17,7 @@ test('defaults: port 8080 on 127.0.0.1, SQLite at ./var/drinks.db, proxy untrust
   assert.equal(c.publicBaseUrl, 'http://127.0.0.1:8080');
   assert.deepEqual(
     { ...c.demo },
-    { enabled: true, perIpPerMinute: 8, perIpPerHour: 20, dailyCap: 5000, cacheTtlSeconds: 300, maxQueryLength: 80, resolveResultLimit: 5 },
+    { enabled: true, perIpPerMinute: 8, perIpPerHour: 20, perSubnetPerHour: 200, perSitePerHour: 400, networkDailySharePercent: 10, dailyCap: 5000, cacheTtlSeconds: 300, maxQueryLength: 80, resolveResultLimit: 5 },
   );
 });
 

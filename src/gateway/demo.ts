@@ -52,7 +52,8 @@ type Check = { key: string; limit: number; windowMs: number; daily?: boolean; re
  *
  * Memory stays bounded under a flood of refused requests: the daily cap is looked at first (a
  * refusal then touches nothing), and the windows are counted widest first, so a request refused by
- * a window only ever touched wider windows, which that window's own traffic already created.
+ * a network window only ever touched wider windows, which that window's own traffic already
+ * created (and one refused by the caller's own windows, only windows of its own bucket).
  */
 export async function admitDemo(ctx: GatewayContext, request: FastifyRequest, keyedPath: string): Promise<{ remainingThisHour: number }> {
   const d = ctx.config.demo;
@@ -72,9 +73,11 @@ export async function admitDemo(ctx: GatewayContext, request: FastifyRequest, ke
     if (site !== subnet) checks.push({ key: `demo:net:${site}`, limit: d.perSitePerHour, windowMs: HOUR, refusal: (r) => `Demo limit of ${d.perSitePerHour} requests per hour per network (${site}) reached. Retry in ${r} s.` });
   }
   if (subnet) checks.push({ key: `demo:net:${subnet}`, limit: d.perSubnetPerHour, windowMs: HOUR, refusal: (r) => `Demo limit of ${d.perSubnetPerHour} requests per hour per network (${subnet}) reached. Retry in ${r} s.` });
+  // the caller's own windows: minute before hour (same bucket, so nothing new is created either way),
+  // so a burst refused by the minute limit never touches the hour count it reports
   checks.push(
-    { key: `demo:hour:${bucket}`, limit: d.perIpPerHour, windowMs: HOUR, refusal: (r) => `Demo limit of ${d.perIpPerHour} requests per hour per IP reached. Retry in ${r} s.` },
     { key: `demo:minute:${bucket}`, limit: d.perIpPerMinute, windowMs: 60_000, refusal: (r) => `Demo limit of ${d.perIpPerMinute} requests per minute per IP reached. Retry in ${r} s.` },
+    { key: `demo:hour:${bucket}`, limit: d.perIpPerHour, windowMs: HOUR, refusal: (r) => `Demo limit of ${d.perIpPerHour} requests per hour per IP reached. Retry in ${r} s.` },
   );
   const capReached = () =>
     new ApiError('DEMO_DAILY_CAP_REACHED', `The demo daily cap of ${d.dailyCap} requests across all callers is reached; it renews at 00:00 UTC. Get a key at ${how.plans} and call ${keyedPath} with it.`, { 'Retry-After': String(untilNextUtcMidnight(now)) }, how);
@@ -94,7 +97,7 @@ export async function admitDemo(ctx: GatewayContext, request: FastifyRequest, ke
     const retry = checks[refusedAt]!.daily ? untilNextUtcMidnight(now) : Math.max(1, Math.ceil((refused.resetAt - now.getTime()) / 1000));
     throw new ApiError('DEMO_RATE_LIMITED', `${checks[refusedAt]!.refusal(retry)} Get a key at ${how.plans} and call ${keyedPath} with it.`, { 'Retry-After': String(retry) }, how);
   }
-  const hour = results[checks.length - 2]!;
+  const hour = results[checks.length - 1]!;
   return { remainingThisHour: hour.remaining };
 }
 

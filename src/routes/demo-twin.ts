@@ -32,7 +32,7 @@ export function registerDemoTwin(app: FastifyInstance, ctx: GatewayContext, def:
     url: path,
     schema: {
       summary: `${def.summary} (keyless demo)`,
-      description: `Keyless twin of \`${def.path}\`: the same body plus the \`demo\` object. Limits: ${d.perIpPerMinute} per IP per minute, ${d.perIpPerHour} per IP per hour, a daily cap of ${d.dailyCap} across all callers, query length at most ${d.maxQueryLength}${limitNote}. Responses may come from a ${d.cacheTtlSeconds}-second cache (\`demo.cached\`). 200 answers carry a weak ETag and \`Cache-Control: public\`; If-None-Match with it answers 304, which counts toward the demo limits like a 200.`,
+      description: `Keyless twin of \`${def.path}\`: the same body plus the \`demo\` object. Limits: ${d.perIpPerMinute} per IP per minute, ${d.perIpPerHour} per IP per hour (IPv6: per /64), ${d.perSubnetPerHour} per hour per network (IPv4 /24, IPv6 /56) and ${d.perSitePerHour} per IPv6 /48, a daily cap of ${d.dailyCap} across all callers of which one network (IPv4 /24, IPv6 /48) takes at most ${d.networkDailySharePercent}%, query length at most ${d.maxQueryLength}${limitNote}. Responses may come from a ${d.cacheTtlSeconds}-second cache (\`demo.cached\`). 200 answers carry a weak ETag and \`Cache-Control: public\`; If-None-Match with it answers 304, which counts toward the demo limits like a 200.`,
       tags: ['demo'],
       ...(def.params ? { params: def.params } : {}),
       querystring: def.querystring({ maxLength: d.maxQueryLength, demo: true }),
