@@ -9,7 +9,7 @@ export interface paths {
         };
         /**
          * Service health
-         * @description status "ok" with 200 when the engine, the account store and the limiter store answer; "unavailable" with 503 otherwise.
+         * @description status "ok" with 200 when the engine, the account store and the limiter store answer; "unavailable" with 503 otherwise. Statuses only (the reasons are logged). A healthy answer may be up to 1 s old.
          */
         get: {
             parameters: {
@@ -35,12 +35,10 @@ export interface paths {
                             status: "ok" | "unavailable";
                             store: {
                                 database: {
-                                    detail?: string;
                                     kind: string;
                                     status: "ok" | "unavailable";
                                 };
                                 limiter: {
-                                    detail?: string;
                                     kind: string;
                                     status: "ok" | "unavailable";
                                 };
@@ -750,7 +748,7 @@ export interface paths {
         };
         /**
          * Compare two resolved entities (keyless demo)
-         * @description Keyless twin of `/v1/compare`: the same body plus the `demo` object. Limits: 8 per IP per minute, 20 per IP per hour, a daily cap of 5000 across all callers, query length at most 80. Responses may come from a 300-second cache (`demo.cached`). 200 answers carry a weak ETag and `Cache-Control: public`; If-None-Match with it answers 304, which counts toward the demo limits like a 200.
+         * @description Keyless twin of `/v1/compare`: the same body plus the `demo` object. Limits: 8 per IP per minute, 20 per IP per hour (IPv6: per /64), 200 per hour per network (IPv4 /24, IPv6 /56) and 400 per IPv6 /48, a daily cap of 5000 across all callers of which one network (IPv4 /24, IPv6 /48) takes at most 10%, query length at most 80. Responses may come from a 300-second cache (`demo.cached`). 200 answers carry a weak ETag and `Cache-Control: public`; If-None-Match with it answers 304, which counts toward the demo limits like a 200.
          */
         get: {
             parameters: {
@@ -1305,7 +1303,7 @@ export interface paths {
         };
         /**
          * List entities, filtered, in pages (keyless demo)
-         * @description Keyless twin of `/v1/entities`: the same body plus the `demo` object. Limits: 8 per IP per minute, 20 per IP per hour, a daily cap of 5000 across all callers, query length at most 80, at most 5 entities per page. Responses may come from a 300-second cache (`demo.cached`). 200 answers carry a weak ETag and `Cache-Control: public`; If-None-Match with it answers 304, which counts toward the demo limits like a 200.
+         * @description Keyless twin of `/v1/entities`: the same body plus the `demo` object. Limits: 8 per IP per minute, 20 per IP per hour (IPv6: per /64), 200 per hour per network (IPv4 /24, IPv6 /56) and 400 per IPv6 /48, a daily cap of 5000 across all callers of which one network (IPv4 /24, IPv6 /48) takes at most 10%, query length at most 80, at most 5 entities per page. Responses may come from a 300-second cache (`demo.cached`). 200 answers carry a weak ETag and `Cache-Control: public`; If-None-Match with it answers 304, which counts toward the demo limits like a 200.
          */
         get: {
             parameters: {
@@ -1568,7 +1566,7 @@ export interface paths {
         };
         /**
          * One entity by its entity_id (keyless demo)
-         * @description Keyless twin of `/v1/entities/:entity_id`: the same body plus the `demo` object. Limits: 8 per IP per minute, 20 per IP per hour, a daily cap of 5000 across all callers, query length at most 80. Responses may come from a 300-second cache (`demo.cached`). 200 answers carry a weak ETag and `Cache-Control: public`; If-None-Match with it answers 304, which counts toward the demo limits like a 200.
+         * @description Keyless twin of `/v1/entities/:entity_id`: the same body plus the `demo` object. Limits: 8 per IP per minute, 20 per IP per hour (IPv6: per /64), 200 per hour per network (IPv4 /24, IPv6 /56) and 400 per IPv6 /48, a daily cap of 5000 across all callers of which one network (IPv4 /24, IPv6 /48) takes at most 10%, query length at most 80. Responses may come from a 300-second cache (`demo.cached`). 200 answers carry a weak ETag and `Cache-Control: public`; If-None-Match with it answers 304, which counts toward the demo limits like a 200.
          */
         get: {
             parameters: {
@@ -1953,7 +1951,7 @@ export interface paths {
         };
         /**
          * Structured, sourced profile of the best resolved entity (keyless demo)
-         * @description Keyless twin of `/v1/explain`: the same body plus the `demo` object. Limits: 8 per IP per minute, 20 per IP per hour, a daily cap of 5000 across all callers, query length at most 80. Responses may come from a 300-second cache (`demo.cached`). 200 answers carry a weak ETag and `Cache-Control: public`; If-None-Match with it answers 304, which counts toward the demo limits like a 200.
+         * @description Keyless twin of `/v1/explain`: the same body plus the `demo` object. Limits: 8 per IP per minute, 20 per IP per hour (IPv6: per /64), 200 per hour per network (IPv4 /24, IPv6 /56) and 400 per IPv6 /48, a daily cap of 5000 across all callers of which one network (IPv4 /24, IPv6 /48) takes at most 10%, query length at most 80. Responses may come from a 300-second cache (`demo.cached`). 200 answers carry a weak ETag and `Cache-Control: public`; If-None-Match with it answers 304, which counts toward the demo limits like a 200.
          */
         get: {
             parameters: {
@@ -2368,7 +2366,7 @@ export interface paths {
         };
         /**
          * Verified food-pairing guidance for the best resolved entity, or an explicit boundary (keyless demo)
-         * @description Keyless twin of `/v1/pair`: the same body plus the `demo` object. Limits: 8 per IP per minute, 20 per IP per hour, a daily cap of 5000 across all callers, query length at most 80. Responses may come from a 300-second cache (`demo.cached`). 200 answers carry a weak ETag and `Cache-Control: public`; If-None-Match with it answers 304, which counts toward the demo limits like a 200.
+         * @description Keyless twin of `/v1/pair`: the same body plus the `demo` object. Limits: 8 per IP per minute, 20 per IP per hour (IPv6: per /64), 200 per hour per network (IPv4 /24, IPv6 /56) and 400 per IPv6 /48, a daily cap of 5000 across all callers of which one network (IPv4 /24, IPv6 /48) takes at most 10%, query length at most 80. Responses may come from a 300-second cache (`demo.cached`). 200 answers carry a weak ETag and `Cache-Control: public`; If-None-Match with it answers 304, which counts toward the demo limits like a 200.
          */
         get: {
             parameters: {
@@ -2741,7 +2739,7 @@ export interface paths {
         };
         /**
          * Resolve a free-text term to ranked drink entities (keyless demo)
-         * @description Keyless twin of `/v1/resolve-entity`: the same body plus the `demo` object. Limits: 8 per IP per minute, 20 per IP per hour, a daily cap of 5000 across all callers, query length at most 80, at most 5 matches (no `limit` parameter). Responses may come from a 300-second cache (`demo.cached`). 200 answers carry a weak ETag and `Cache-Control: public`; If-None-Match with it answers 304, which counts toward the demo limits like a 200.
+         * @description Keyless twin of `/v1/resolve-entity`: the same body plus the `demo` object. Limits: 8 per IP per minute, 20 per IP per hour (IPv6: per /64), 200 per hour per network (IPv4 /24, IPv6 /56) and 400 per IPv6 /48, a daily cap of 5000 across all callers of which one network (IPv4 /24, IPv6 /48) takes at most 10%, query length at most 80, at most 5 matches (no `limit` parameter). Responses may come from a 300-second cache (`demo.cached`). 200 answers carry a weak ETag and `Cache-Control: public`; If-None-Match with it answers 304, which counts toward the demo limits like a 200.
          */
         get: {
             parameters: {
@@ -4874,7 +4872,7 @@ export interface paths {
         };
         /**
          * The calling key's plan, monthly usage and remaining allowance
-         * @description Does not consume quota and is not subject to the per-minute limit. The period is the calendar month in UTC.
+         * @description Never counted: it consumes neither monthly quota nor a slot of the per-minute window. It is refused with 429 RATE_LIMITED (and Retry-After) while the key's per-minute window is used up. The period is the calendar month in UTC.
          */
         get: {
             parameters: {
@@ -4980,6 +4978,47 @@ export interface paths {
                             error: {
                                 /** @enum {string} */
                                 code: "UNAUTHORIZED";
+                                /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
+                                coverage?: "out_of_scope" | "unknown_term";
+                                /** @description Demo limit errors: the keyed path to call with a key. */
+                                keyed_endpoint?: string;
+                                /** @description What went wrong, naming the parameter or limit involved. */
+                                message: string;
+                                /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
+                                parameter?: string;
+                                /**
+                                 * Format: uri
+                                 * @description Demo limit errors: where to get a key.
+                                 */
+                                plans?: string;
+                                /** @description Same value as the X-Request-Id response header. */
+                                request_id: string;
+                                /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
+                                suggestions?: {
+                                    [key: string]: unknown;
+                                }[];
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {boolean} */
+                            ok: false;
+                        };
+                    };
+                };
+                /** @description RATE_LIMITED: The key's per-minute request limit is reached; retry after Retry-After seconds. */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After"?: number;
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "RATE_LIMITED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
                                 /** @description Demo limit errors: the keyed path to call with a key. */
