@@ -50,7 +50,7 @@ export async function buildContext(config: Config, opts: BuildContextOptions = {
     cache = r.cache;
   }
   let engine: EngineClient;
-  if (config.engineUrl) engine = new HttpEngineClient(config.engineUrl);
+  if (config.engineUrl) engine = new HttpEngineClient(config.engineUrl, config.engineCall);
   else engine = new InProcessEngineClient(opts.engine ?? loadEngine(config));
   return {
     config,

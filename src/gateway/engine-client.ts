@@ -1,7 +1,7 @@
 // The gateway's one door to the engine, with two implementations chosen by configuration:
 // in-process (default) and HTTP to a separately started engine (`npm run engine`, ENGINE_URL).
 // Bodies and engine errors pass through unchanged; an unreachable engine is EngineUnavailableError.
-import { Pool } from 'undici';
+import { Client, Pool } from 'undici';
 import { LRUCache } from 'lru-cache';
 import type { Engine, EngineResult } from '../engine/engine.ts';
 
@@ -41,35 +41,76 @@ export class EngineUnavailableError extends Error {
 export const bodyJson = new WeakMap<object, string>();
 
 const MEMO_BYTES = 32 * 1024 * 1024;
+/**
+ * Heap bytes of a memoised answer per character of its JSON: the JSON string itself (one or two
+ * bytes a character) plus the body's object graph, measured at about 3 in resident memory.
+ */
+const BYTES_PER_JSON_CHAR = 3;
+const ENTRY_OVERHEAD = 256;
+
+/** A term as the engine reads it: white space at the ends and runs of it inside do not matter. */
+const normTerm = (v: string | number | undefined) => (typeof v === 'string' ? v.normalize('NFC').trim().replace(/\s+/g, ' ') : v);
+const TERMS = ['q', 'left', 'right'] as const;
+
+interface MemoEntry {
+  result: EngineResult;
+  /** the raw terms of the request that produced `result` (its bodies echo them) */
+  raw: string;
+}
 
 /**
  * Runs engine operations on a local Engine, shared by the in-process client and the engine server.
  * The knowledge base is immutable and the engine deterministic, so results are memoised in an LRU
- * bounded by the size of their JSON (32 MB), so a client walking through many distinct queries
- * cannot grow memory; a repeated query costs a map look-up.
+ * bounded by an estimate of their size in memory (32 MB), so a client walking through many distinct
+ * queries cannot grow memory; a repeated query costs a map look-up. The memo key is a structured
+ * encoding of the operation and its parameters with terms normalised (white space), so no two
+ * requests share a key by accident and variants of one term share one entry; an answer found under
+ * another variant gets its echoed `query` fields set to the caller's own term.
  */
 export class EngineRunner {
-  private readonly memo = new LRUCache<string, EngineResult>({
+  private readonly memo = new LRUCache<string, MemoEntry>({
     maxSize: MEMO_BYTES,
-    sizeCalculation: (r) => Math.max(1, bodyJson.get(r.body)?.length ?? 1),
+    sizeCalculation: (m, key) => ENTRY_OVERHEAD + 2 * key.length + 2 * m.raw.length + BYTES_PER_JSON_CHAR * Math.max(1, bodyJson.get(m.result.body)?.length ?? 1),
   });
   constructor(readonly engine: Engine) {}
+
+  /** Entries and estimated bytes held (for tests and metrics). */
+  get memoStats() {
+    return { entries: this.memo.size, bytes: this.memo.calculatedSize, maxBytes: MEMO_BYTES };
+  }
+
+  static memoKey(op: EngineOp, p: EngineParams): string {
+    return JSON.stringify([op, normTerm(p.q), p.limit, normTerm(p.left), normTerm(p.right), p.type, p.domain, p.id, p.country, p.parent, p.cursor]);
+  }
+
   run(op: EngineOp, p: EngineParams): EngineResult {
-    const key =
-      op === 'entities' || op === 'entity' || p.type !== undefined || p.domain !== undefined
-        ? `${op}\u0000${JSON.stringify(p, Object.keys(p).sort())}`
-        : `${op}\u0000${p.q ?? ''}\u0000${p.limit ?? ''}\u0000${p.left ?? ''}\u0000${p.right ?? ''}`;
-    let r = this.memo.get(key);
-    if (!r) {
-      r = runEngineOp(this.engine, op, p);
-      const json = JSON.stringify(r.body);
-      if (json.length <= MEMO_BYTES / 64) {
-        bodyJson.set(r.body, json);
-        this.memo.set(key, r);
-      }
+    const key = EngineRunner.memoKey(op, p);
+    const raw = JSON.stringify([p.q, p.left, p.right]);
+    const hit = this.memo.get(key);
+    if (hit) {
+      if (hit.raw === raw) return hit.result;
+      // another variant of the same terms: a 200 gets the caller's terms echoed; an error message
+      // quotes the term, so it is computed afresh (a miss is not kept for variants)
+      if (hit.result.status === 200) return withTerms(op, hit.result, p);
+      return runEngineOp(this.engine, op, p);
+    }
+    const r = runEngineOp(this.engine, op, p);
+    const json = JSON.stringify(r.body);
+    if (json.length <= MEMO_BYTES / 64) {
+      bodyJson.set(r.body, json);
+      this.memo.set(key, { result: r, raw });
     }
     return r;
   }
+}
+
+/** A memoised answer with the caller's own terms echoed (`query`, or each side's `query`). */
+function withTerms(op: EngineOp, r: EngineResult, p: EngineParams): EngineResult {
+  const b = r.body as Record<string, unknown>;
+  if (op === 'compare') {
+    return { status: 200, body: { ...b, left: { ...(b.left as object), query: p.left }, right: { ...(b.right as object), query: p.right } } };
+  }
+  return 'query' in b ? { status: 200, body: { ...b, query: p.q } } : r;
 }
 
 export function runEngineOp(engine: Engine, op: EngineOp, p: EngineParams): EngineResult {
@@ -119,42 +160,102 @@ export class InProcessEngineClient implements EngineClient {
   async close() {}
 }
 
+export interface HttpEngineOptions {
+  /** deadline of one call, queue time included (ms) */
+  timeoutMs?: number;
+  /** calls waiting or running at once; beyond this a call fails at once instead of queueing */
+  maxInFlight?: number;
+  /** consecutive failures (unreachable, timed out, malformed answer) that open the circuit */
+  breakerFailures?: number;
+  /** how long an open circuit refuses calls before one probe is let through (ms) */
+  breakerCooldownMs?: number;
+}
+
+/**
+ * The engine over HTTP, never a hang: every call has one deadline that includes its time in the
+ * connection queue; a call beyond `maxInFlight` fails at once; after `breakerFailures` failures in a
+ * row the circuit opens and calls fail at once for `breakerCooldownMs`, then one probe is let
+ * through (half-open) and its success closes the circuit. `/health` uses its own connection, so a
+ * full pool never delays it.
+ */
 export class HttpEngineClient implements EngineClient {
   readonly mode = 'http' as const;
   private readonly pool: Pool;
+  private readonly healthClient: Client;
   kbVersion: string | null = null;
+  private readonly timeoutMs: number;
+  private readonly maxInFlight: number;
+  private readonly breakerFailures: number;
+  private readonly breakerCooldownMs: number;
+  private inFlight = 0;
+  private failures = 0;
+  private openUntil = 0;
+  private probing = false;
 
-  constructor(baseUrl: string, private readonly timeoutMs = 5000) {
-    this.pool = new Pool(baseUrl, { connections: 64, pipelining: 1, connectTimeout: 1000, keepAliveTimeout: 10_000 });
+  constructor(baseUrl: string, opts: HttpEngineOptions = {}) {
+    this.timeoutMs = opts.timeoutMs ?? 2000;
+    this.maxInFlight = opts.maxInFlight ?? 256;
+    this.breakerFailures = opts.breakerFailures ?? 5;
+    this.breakerCooldownMs = opts.breakerCooldownMs ?? 2000;
+    this.pool = new Pool(baseUrl, { connections: 64, pipelining: 1, connectTimeout: Math.min(1000, this.timeoutMs), keepAliveTimeout: 10_000 });
+    this.healthClient = new Client(baseUrl, { pipelining: 1, connectTimeout: 1000, keepAliveTimeout: 10_000 });
   }
 
-  private async get(path: string, timeoutMs: number): Promise<{ status: number; body: unknown; version: string | undefined }> {
+  /** Circuit state: closed (calls go through), open (calls fail at once), half-open (one probe). */
+  get circuit(): 'closed' | 'open' | 'half-open' {
+    if (this.failures < this.breakerFailures) return 'closed';
+    return Date.now() < this.openUntil ? 'open' : 'half-open';
+  }
+
+  private async get(dispatcher: Pool | Client, path: string, timeoutMs: number): Promise<{ status: number; body: unknown; version: string | undefined }> {
+    const signal = AbortSignal.timeout(timeoutMs);
     try {
-      const res = await this.pool.request({ method: 'GET', path, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+      const res = await dispatcher.request({ method: 'GET', path, signal, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
       const text = await res.body.text();
       const v = res.headers[KB_VERSION_HEADER];
       return { status: res.statusCode, body: JSON.parse(text), version: typeof v === 'string' ? v : undefined };
     } catch (e) {
-      throw new EngineUnavailableError((e as Error).message);
+      throw new EngineUnavailableError(signal.aborted ? `no answer within ${timeoutMs} ms` : (e as Error).message);
     }
   }
 
-  async call(op: EngineOp, params: EngineParams): Promise<EngineResult> {
+  async call(op: EngineOp, params: EngineParams): Promise<EngineAnswer> {
+    const state = this.circuit;
+    if (state === 'open') throw new EngineUnavailableError('circuit open after repeated failures');
+    if (state === 'half-open') {
+      if (this.probing) throw new EngineUnavailableError('circuit half-open: a probe is under way');
+      this.probing = true;
+    }
+    if (this.inFlight >= this.maxInFlight) {
+      if (state === 'half-open') this.probing = false;
+      throw new EngineUnavailableError(`${this.inFlight} calls already waiting for the engine`);
+    }
     const qs = new URLSearchParams();
     for (const [k, v] of Object.entries(params)) if (v !== undefined) qs.set(k, String(v));
-    const { status, body, version } = await this.get(`/engine/v1/${op}?${qs}`, this.timeoutMs);
-    const b = body as { ok?: unknown; error?: { code?: unknown } } | null;
-    const wellFormed =
-      typeof b === 'object' && b !== null &&
-      ((status === 200 && b.ok === true) || (status >= 400 && status < 500 && b.ok === false && typeof b.error?.code === 'string'));
-    if (!wellFormed) throw new EngineUnavailableError(`unexpected engine answer (status ${status})`);
-    if (version) this.kbVersion = version;
-    return { status, body, version } as EngineAnswer;
+    this.inFlight++;
+    try {
+      const { status, body, version } = await this.get(this.pool, `/engine/v1/${op}?${qs}`, this.timeoutMs);
+      const b = body as { ok?: unknown; error?: { code?: unknown } } | null;
+      const wellFormed =
+        typeof b === 'object' && b !== null &&
+        ((status === 200 && b.ok === true) || (status >= 400 && status < 500 && b.ok === false && typeof b.error?.code === 'string'));
+      if (!wellFormed) throw new EngineUnavailableError(`unexpected engine answer (status ${status})`);
+      this.failures = 0;
+      if (version) this.kbVersion = version;
+      return { status, body, version } as EngineAnswer;
+    } catch (e) {
+      this.failures++;
+      if (this.failures >= this.breakerFailures) this.openUntil = Date.now() + this.breakerCooldownMs;
+      throw e;
+    } finally {
+      this.inFlight--;
+      if (state === 'half-open') this.probing = false;
+    }
   }
 
   async health(): Promise<EngineHealth> {
     try {
-      const { status, body } = await this.get('/engine/health', 1000);
+      const { status, body } = await this.get(this.healthClient, '/engine/health', 1000);
       const b = body as { kb_version?: string };
       if (b.kb_version) this.kbVersion = b.kb_version;
       return { ok: status === 200, kb_version: b.kb_version ?? null };
@@ -164,6 +265,6 @@ export class HttpEngineClient implements EngineClient {
   }
 
   async close() {
-    await this.pool.close();
+    await Promise.all([this.pool.destroy(), this.healthClient.destroy()]);
   }
 }
