@@ -285,8 +285,6 @@ const REPEALED_SPIRITS_REGULATION = /\b110\/2008\b/;
  * fixes them (remove the entry then). Keyed by file and record.
  */
 const AUDIT_PENDING: Record<string, string> = {
-  'sources/sensory.json|dwi-magazine-2011':
-    'pending: read on yumpu.com; give it retrieved_via {url: the yumpu page, kind: mirror} and the DWI original as url (sensory expressions resting on it are already capped at 0.8)',
 };
 
 function readFamily(dataDir: string, folder: string): { file: string; data: any[] }[] {
