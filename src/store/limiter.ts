@@ -20,7 +20,7 @@ class FlexibleWindowLimiter implements WindowLimiter {
   private readonly instances = new Map<string, RateLimiterAbstract>();
 
   constructor(
-    readonly kind: 'memory' | 'redis',
+    readonly kind: 'redis',
     private readonly factory: Factory,
     private readonly pingFn: () => Promise<void>,
     private readonly closeFn: () => Promise<void>,
@@ -49,8 +49,6 @@ class FlexibleWindowLimiter implements WindowLimiter {
    * if they had come one by one.
    */
   hit(key: string, limit: number, windowMs: number): Promise<LimitResult> {
-    // in memory a hit is a map update: grouping would only add a turn of the event loop
-    if (this.kind === 'memory') return this.hitOne(key, limit, windowMs);
     if (limit <= 0) return Promise.resolve({ allowed: false, remaining: 0, resetAt: Date.now() + windowMs, limit });
     const id = `${limit}:${windowMs}:${key}`;
     return new Promise((resolve, reject) => {
