@@ -49,6 +49,7 @@ local alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 local threads = {}
 local i = 0
 counts = {}
+codes5 = {}
 sent = 0
 function setup(thread) table.insert(threads, thread) end
 function init(args) math.randomseed(os.time() + math.random(1, 1000000)) end
@@ -67,11 +68,19 @@ request = function()
   end
   return wrk.format("GET", paths[(i % #paths) + 1], h)
 end
-response = function(status, headers, body) counts[status] = (counts[status] or 0) + 1 end
+response = function(status, headers, body)
+  counts[status] = (counts[status] or 0) + 1
+  if status >= 500 then
+    local code = body:match('"code":"([A-Z_]+)"') or "unknown"
+    codes5[code] = (codes5[code] or 0) + 1
+  end
+end
 done = function(summary, latency, requests)
   local agg = {}
   local s = 0
+  local c5 = {}
   for _, t in ipairs(threads) do
+    for k, v in pairs(t:get("codes5")) do c5[k] = (c5[k] or 0) + v end
     for k, v in pairs(t:get("counts")) do agg[k] = (agg[k] or 0) + v end
     s = s + t:get("sent")
   end
@@ -79,6 +88,9 @@ done = function(summary, latency, requests)
   local parts = {}
   for k, v in pairs(agg) do table.insert(parts, '"' .. k .. '":' .. v) end
   io.write("STATUS_JSON {" .. table.concat(parts, ",") .. "}\\n")
+  local p5 = {}
+  for k, v in pairs(c5) do table.insert(p5, '"' .. k .. '":' .. v) end
+  io.write("FIVEXX_JSON {" .. table.concat(p5, ",") .. "}\\n")
   io.write(string.format("ERRORS_JSON {\\"connect\\":%d,\\"read\\":%d,\\"write\\":%d,\\"timeout\\":%d,\\"status\\":%d}\\n", summary.errors.connect, summary.errors.read, summary.errors.write, summary.errors.timeout, summary.errors.status))
 end
 `,
@@ -90,6 +102,8 @@ interface ClassRun {
   /** answers by status, and "sent": requests written (those beyond the answers were cut off by the end of the run) */
   statuses: Record<string, number>;
   errors: Record<string, number>;
+  /** 5xx answers by error code */
+  codes5xx: Record<string, number>;
 }
 
 function runWrk(url: string, scriptFile: string, connections: number, seconds: number): Promise<ClassRun> {
@@ -100,8 +114,9 @@ function runWrk(url: string, scriptFile: string, connections: number, seconds: n
     p.on('exit', (code) => {
       const s = /STATUS_JSON (\{.*\})/.exec(out);
       const e = /ERRORS_JSON (\{.*\})/.exec(out);
-      if (code !== 0 || !s || !e) return reject(new Error(`wrk exited ${code}:\n${out}`));
-      resolve({ statuses: JSON.parse(s[1]!), errors: JSON.parse(e[1]!) });
+      const f = /FIVEXX_JSON (\{.*\})/.exec(out);
+      if (code !== 0 || !s || !e || !f) return reject(new Error(`wrk exited ${code}:\n${out}`));
+      resolve({ statuses: JSON.parse(s[1]!), errors: JSON.parse(e[1]!), codes5xx: JSON.parse(f[1]!) });
     });
   });
 }
@@ -120,6 +135,7 @@ const add = (into: Record<string, number>, from: Record<string, number>) => {
 interface Probe {
   t: number;
   rss_mb: number;
+  heap_mb: number;
   loop_p99_ms: number;
   loop_max_ms: number;
 }
@@ -158,10 +174,10 @@ async function soak(name: string, env: Record<string, string>) {
     { name: 'demo', script: script(`${name}-demo`, dq, { randomClient: true }), connections: 4 },
     { name: 'unknown', script: script(`${name}-unknown`, q, { randomKey: true, randomClient: true }), connections: 4 },
   ];
-  const totals: Record<string, ClassRun> = Object.fromEntries(classes.map((c) => [c.name, { statuses: {}, errors: {} }]));
+  const totals: Record<string, ClassRun> = Object.fromEntries(classes.map((c) => [c.name, { statuses: {}, errors: {}, codes5xx: {} }]));
 
   console.log(`\n== ${name}: ${minutes} × ${segmentSeconds} s`);
-  console.log('minute  rss MB  loop p99 ms  loop max ms   req/s  keyed 200  over-limit 200/429  demo 200/429  unknown 401/429   5xx  socket errors');
+  console.log('minute  rss MB  heap MB  loop p99 ms  loop max ms   req/s  keyed 200  over-limit 200/429  demo 200/429  unknown 401/429   5xx  socket errors');
   let probesSeen = 0;
   const rows: { rss: number; p99: number }[] = [];
   for (let m = 1; m <= minutes; m++) {
@@ -170,6 +186,7 @@ async function soak(name: string, env: Record<string, string>) {
     const fresh = probes.slice(probesSeen);
     probesSeen = probes.length;
     const rss = fresh.at(-1)?.rss_mb ?? NaN; // minute 1 includes start-up (knowledge-base load)
+    const heap = fresh.at(-1)?.heap_mb ?? NaN;
     const p99 = Math.max(...fresh.map((p) => p.loop_p99_ms));
     const max = Math.max(...fresh.map((p) => p.loop_max_ms));
     rows.push({ rss, p99 });
@@ -177,13 +194,14 @@ async function soak(name: string, env: Record<string, string>) {
     classes.forEach((c, i) => {
       add(totals[c.name]!.statuses, runs[i]!.statuses);
       add(totals[c.name]!.errors, runs[i]!.errors);
+      add(totals[c.name]!.codes5xx, runs[i]!.codes5xx);
     });
     const all = runs.reduce((n, r) => n + sum(r.statuses, () => true), 0);
     const fivexx = runs.reduce((n, r) => n + sum(r.statuses, (s) => s >= 500), 0);
     const sockErr = runs.reduce((n, r) => n + (r.errors.connect ?? 0) + (r.errors.read ?? 0) + (r.errors.write ?? 0) + (r.errors.timeout ?? 0), 0);
     const st = (c: string, s: number) => by[c]!.statuses[String(s)] ?? 0;
     console.log(
-      `${String(m).padStart(6)} ${rss.toFixed(1).padStart(7)} ${p99.toFixed(2).padStart(12)} ${max.toFixed(2).padStart(12)} ${(all / segmentSeconds).toFixed(0).padStart(7)} ${String(st('keyed', 200)).padStart(10)} ${`${st('over-limit', 200)}/${st('over-limit', 429)}`.padStart(19)} ${`${st('demo', 200)}/${st('demo', 429)}`.padStart(13)} ${`${st('unknown', 401)}/${st('unknown', 429)}`.padStart(16)} ${String(fivexx).padStart(5)} ${String(sockErr).padStart(14)}`,
+      `${String(m).padStart(6)} ${rss.toFixed(1).padStart(7)} ${heap.toFixed(1).padStart(8)} ${p99.toFixed(2).padStart(12)} ${max.toFixed(2).padStart(12)} ${(all / segmentSeconds).toFixed(0).padStart(7)} ${String(st('keyed', 200)).padStart(10)} ${`${st('over-limit', 200)}/${st('over-limit', 429)}`.padStart(19)} ${`${st('demo', 200)}/${st('demo', 429)}`.padStart(13)} ${`${st('unknown', 401)}/${st('unknown', 429)}`.padStart(16)} ${String(fivexx).padStart(5)} ${String(sockErr).padStart(14)}`,
     );
   }
 
@@ -212,7 +230,9 @@ async function soak(name: string, env: Record<string, string>) {
     console.log(`usage ${k === 'keyed' ? 'keyed     ' : 'over-limit'}: counted ${counted[k]}, answered 200 ${ok[k]} (+ 404 ${notFound[k]}): ${verdict}`);
   }
   const fivexx = Object.values(totals).reduce((n, r) => n + sum(r.statuses, (s) => s >= 500), 0);
-  console.log(`5xx: ${fivexx} (no faults injected)`);
+  const codes: Record<string, number> = {};
+  for (const r of Object.values(totals)) add(codes, r.codes5xx);
+  console.log(`5xx: ${fivexx} (no faults injected)${fivexx ? ` by code: ${JSON.stringify(codes)}` : ''}`);
 }
 
 const dbName = `dis_soak_${crypto.randomBytes(4).toString('hex')}`;
