@@ -86,7 +86,9 @@ export class Engine {
       term: a.term,
       entities: a.entities.map((k) => kb.byKey.get(k)?.idx).filter((i): i is number => i !== undefined),
     }));
-    // deterministic tie-break: served evidence first (verified pairing), then shorter name, then key
+    // deterministic tie-break at equal scores: the shorter name (the more general term), then served
+    // evidence (verified pairing), then key. Evidence comes second so that adding evidence to an
+    // entity never changes which entity a name means.
     const rank = (e: Entity) => (e.pairing ? 0 : 1);
     const kinds = kb.entities.map((e): EntityKind => (e.type === 'wine_geography' ? 'place' : e.type === 'grape' ? 'grape' : 'other'));
     this.resolver = new Resolver(
@@ -95,7 +97,7 @@ export class Engine {
       (a, b) => {
         const ea = kb.entities[a]!;
         const eb = kb.entities[b]!;
-        return rank(ea) - rank(eb) || ea.name.length - eb.name.length || (ea.key < eb.key ? -1 : ea.key > eb.key ? 1 : 0);
+        return ea.name.length - eb.name.length || rank(ea) - rank(eb) || (ea.key < eb.key ? -1 : ea.key > eb.key ? 1 : 0);
       },
       { kindOf: (i) => kinds[i]!, outOfScope: kb.outOfScope.map((o) => o.term), placeNames: kb.placeNames },
     );

@@ -31,7 +31,10 @@ describe('engine bodies', () => {
   });
 
   test('pair without evidence returns the explicit boundary and never generic guidance', () => {
-    const b = engine().pair({ q: 'Napa Valley' }).body as any;
+    // a served wine geography with neither pairing nor sensory evidence (there are thousands)
+    const bare = engine().kb.entities.find((e) => e.type === 'wine_geography' && !e.pairing && e.sensory.length === 0)!;
+    const b = engine().pair({ q: bare.name }).body as any;
+    assert.equal(b.resolution.entity_id, bare.id);
     assert.equal(b.pairing_available, false);
     assert.deepEqual(b.pairing.guidance, []);
     assert.equal(b.pairing.review_status, 'none');
