@@ -110,7 +110,8 @@ const MIGRATIONS: { version: string; sql: string }[] = [
 
 /** How long a count group's id is kept: far longer than any statement can run (STORE_TIMEOUT_MS). */
 const GROUP_RETENTION = '1 hour';
-const PRUNE_EVERY_MS = 5 * 60_000;
+const PRUNE_EVERY_MS = 60_000;
+const PRUNE_BATCH = 20_000;
 /** Background settling of a group whose callers were answered 503 stops after this long. */
 const SETTLE_FOR_MS = 30 * 60_000;
 
@@ -224,8 +225,14 @@ export class PostgresAccountStore implements AccountStore {
     await this.pool.end();
   }
 
+  /** Deletes expired group ids in batches (each well inside the statement timeout) until none is left. */
   private async pruneGroups() {
-    await this.q(`DELETE FROM count_groups WHERE id IN (SELECT id FROM count_groups WHERE created_at < now() - interval '${GROUP_RETENTION}' LIMIT 20000)`).catch(() => undefined);
+    for (let i = 0; i < 100 && !this.closed; i++) {
+      const r = await this.pool
+        .query(`DELETE FROM count_groups WHERE id IN (SELECT id FROM count_groups WHERE created_at < now() - interval '${GROUP_RETENTION}' LIMIT ${PRUNE_BATCH})`)
+        .catch(() => null);
+      if (!r || (r.rowCount ?? 0) < PRUNE_BATCH) return;
+    }
   }
 
   async findKeyByHash(hash: string) {

@@ -128,6 +128,19 @@ describe('PostgreSQL faults: usage equals the 200s answered', () => {
     }
   });
 
+  test('count-group ids older than an hour are pruned, in batches, and newer ones kept', async () => {
+    const store = new PostgresAccountStore(dbUrl(db));
+    try {
+      await store.pool.query(`INSERT INTO count_groups (id, state, created_at) SELECT 'old-' || g, 'void', now() - interval '2 hours' FROM generate_series(1, 45000) g`);
+      await store.pool.query(`INSERT INTO count_groups (id, state, created_at) SELECT 'new-' || g, 'void', now() - interval '50 minutes' FROM generate_series(1, 10) g`);
+      await (store as unknown as { pruneGroups(): Promise<void> }).pruneGroups();
+      const { rows } = await store.pool.query(`SELECT count(*) FILTER (WHERE id LIKE 'old-%')::int AS old, count(*) FILTER (WHERE id LIKE 'new-%')::int AS new FROM count_groups`);
+      assert.deepEqual(rows[0], { old: 0, new: 10 });
+    } finally {
+      await store.close();
+    }
+  });
+
   test('replies lost on the way (paused relay): the group is settled by its id and answered as counted', async () => {
     const relay = new Relay();
     await relay.start(5432);
