@@ -20,6 +20,7 @@ import entity, { entityRoute } from './routes/v1/entity.ts';
 import entities, { entitiesRoute } from './routes/v1/entities.ts';
 import usage from './routes/v1/usage.ts';
 import { addExamples, openApiInfo } from './routes/openapi.ts';
+import { registerMetrics } from './gateway/metrics.ts';
 
 const SAFE_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 /** C0 and C1 control characters and DEL: never part of a term, refused in every parameter. */
@@ -224,6 +225,7 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}) {
     return errorBody('NOT_FOUND', `No endpoint at ${path}. See /docs for the API.`, request.id);
   });
 
+  registerMetrics(app, ctx);
   await app.register(swagger, { openapi: openApiInfo(ctx) });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true }, staticCSP: true, theme: { title: 'Drinks Intelligence API: documentation' } });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

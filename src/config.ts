@@ -15,6 +15,8 @@ export interface Config {
   /** false: ignore X-Forwarded-For; true: trust the last hop; a list: trust these proxy addresses/CIDRs */
   trustProxy: boolean | string[];
   engineUrl: string | null;
+  /** GET /metrics: served only with this bearer token, or on metricsPort; never public by default */
+  metrics: { token: string | null; port: number | null; host: string };
   /** ENGINE_URL mode: deadline of one engine call including queue time, queue bound, circuit breaker */
   engineCall: { timeoutMs: number; maxInFlight: number; breakerFailures: number; breakerCooldownMs: number };
   dataDir: string;
@@ -116,6 +118,16 @@ function trustProxyVar(env: Env): boolean | string[] {
   return list;
 }
 
+function metricsVar(env: Env): Config['metrics'] {
+  const token = env.METRICS_TOKEN?.trim() || null;
+  if (token !== null && (token.length < 16 || !/^[\x21-\x7e]+$/.test(token))) {
+    throw new ConfigError('METRICS_TOKEN', 'must be at least 16 printable characters without spaces');
+  }
+  const rawPort = env.METRICS_PORT?.trim();
+  const port = rawPort ? intVar(env, 'METRICS_PORT', 0, 1, 65535) : null;
+  return { token, port, host: env.METRICS_HOST?.trim() || '127.0.0.1' };
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
@@ -138,6 +150,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     redisUrl: urlVar(env, 'REDIS_URL', ['redis:', 'rediss:']),
     trustProxy: trustProxyVar(env),
     engineUrl: urlVar(env, 'ENGINE_URL', ['http:', 'https:']),
+    metrics: metricsVar(env),
     engineCall: {
       timeoutMs: intVar(env, 'ENGINE_TIMEOUT_MS', 2000, 50, 60_000),
       maxInFlight: intVar(env, 'ENGINE_MAX_IN_FLIGHT', 256, 1, 100_000),

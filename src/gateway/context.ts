@@ -3,6 +3,7 @@ import type { Config } from '../config.ts';
 import type { AccountStore, ApiKeyRecord, Plan, ResponseCache, WindowLimiter } from '../store/ports.ts';
 import type { AccountCache } from './accounts.ts';
 import type { EngineClient } from './engine-client.ts';
+import type { Metrics } from './metrics.ts';
 
 export interface GatewayContext {
   config: Config;
@@ -13,6 +14,8 @@ export interface GatewayContext {
   engine: EngineClient;
   version: string;
   now: () => Date;
+  /** Prometheus metrics of this gateway (set by registerMetrics when the app is built) */
+  metrics?: Metrics;
 }
 
 export interface CallerAccount {

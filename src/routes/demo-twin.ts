@@ -58,6 +58,7 @@ export function registerDemoTwin(app: FastifyInstance, ctx: GatewayContext, def:
       const { remainingThisHour } = await admitDemo(ctx, request, def.path);
       const params = def.toEngine(engineInput(request), { demo: true, demoResultLimit: d.resolveResultLimit });
       const { result, cached } = await demoCached(ctx, `${def.op}?${JSON.stringify(params)}`, () => callEngine(ctx, request, def.op, params));
+      if (d.cacheTtlSeconds > 0) ctx.metrics?.demoCache.inc({ result: cached ? 'hit' : 'miss' });
       if (result.status === 200) {
         const etag = etagOf(result.version ?? ctx.engine.kbVersion ?? '', def.op, params, true);
         reply.header('ETag', etag).header('Cache-Control', `public, max-age=${MAX_AGE_SECONDS}`);

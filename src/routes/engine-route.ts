@@ -33,11 +33,14 @@ export interface EngineRouteDef {
 export const MAX_AGE_SECONDS = 3600;
 
 export async function callEngine(ctx: GatewayContext, request: FastifyRequest, op: EngineOp, params: EngineParams): Promise<EngineAnswer> {
+  const t0 = ctx.metrics ? performance.now() : 0;
   try {
     const result = await ctx.engine.call(op, params);
+    ctx.metrics?.engineLatency.observe({ op, outcome: String(result.status) }, (performance.now() - t0) / 1000);
     if (result.status >= 500) throw new ApiError('INTERNAL_ERROR', 'The engine failed to answer.');
     return result;
   } catch (e) {
+    ctx.metrics?.engineLatency.observe({ op, outcome: 'unavailable' }, (performance.now() - t0) / 1000);
     await refund(ctx, request);
     if (e instanceof EngineUnavailableError) {
       request.log.warn({ err: e.message }, 'engine unavailable');

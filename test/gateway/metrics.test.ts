@@ -1,0 +1,87 @@
+// GET /metrics (issue 12): Prometheus text through prom-client, never public by default: absent
+// without METRICS_TOKEN, refused without the right bearer token, or on its own METRICS_PORT; the
+// counters move with real traffic (requests by route and status, refusals, demo cache, engine).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildTestApp } from '../helper.ts';
+import { freePort } from '../services.ts';
+
+const TOKEN = 'metrics-token-0123456789abcdef';
+
+/** The value of one sample line `name{labels} value` (labels in any order), or 0 when absent. */
+function sample(text: string, name: string, labels: Record<string, string> = {}): number {
+  let total = 0;
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(name)) continue;
+    const m = /^([a-z_]+)(\{([^}]*)\})? ([0-9.e+-]+)$/.exec(line);
+    if (!m || m[1] !== name) continue;
+    const ls = Object.fromEntries((m[3] ?? '').split(',').filter(Boolean).map((kv) => { const [k, v] = kv.split('='); return [k, v!.replace(/^"|"$/g, '')]; }));
+    if (Object.entries(labels).every(([k, v]) => ls[k] === v)) total += Number(m[4]);
+  }
+  return total;
+}
+
+test('without METRICS_TOKEN or METRICS_PORT there is no /metrics', async () => {
+  const t = await buildTestApp();
+  try {
+    assert.equal((await t.app.inject({ url: '/metrics' })).statusCode, 404);
+  } finally {
+    await t.close();
+  }
+});
+
+test('with METRICS_TOKEN: refused without the token; counters move with traffic', async () => {
+  const t = await buildTestApp({ env: { METRICS_TOKEN: TOKEN, DEMO_CACHE_TTL_SECONDS: '60' } });
+  try {
+    const metrics = async () => {
+      const r = await t.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
+      assert.equal(r.statusCode, 200);
+      assert.match(String(r.headers['content-type']), /text\/plain/);
+      return r.body;
+    };
+    assert.equal((await t.app.inject({ url: '/metrics' })).statusCode, 401);
+    assert.equal((await t.app.inject({ url: '/metrics', headers: { authorization: 'Bearer wrong-token-wrong-token' } })).statusCode, 401);
+    const before = await metrics();
+    const k = await t.createKey('free');
+    assert.equal((await t.app.inject({ url: '/v1/resolve-entity?q=syrah', headers: k.auth })).statusCode, 200);
+    await t.app.inject({ url: '/v1/demo/explain?q=barolo' });
+    await t.app.inject({ url: '/v1/demo/explain?q=barolo' });
+    await t.app.inject({ url: '/v1/explain?q=syrah', headers: { authorization: 'Bearer dis_live_unknownunknownunknownunknown00' } });
+    let limited = 0;
+    for (let i = 0; i < 12; i++) if ((await t.app.inject({ url: `/v1/explain?q=syrah${i}`, headers: k.auth })).statusCode === 429) limited++;
+    assert.ok(limited > 0);
+    const after = await metrics();
+    const d = (name: string, labels: Record<string, string> = {}) => sample(after, name, labels) - sample(before, name, labels);
+    assert.equal(d('dis_http_requests_total', { route: '/v1/resolve-entity', status: '200' }), 1);
+    assert.equal(d('dis_http_requests_total', { route: '/v1/demo/explain', status: '200' }), 2);
+    assert.equal(d('dis_http_requests_total', { route: '/v1/explain', status: '401' }), 1);
+    assert.equal(d('dis_refusals_total', { code: 'RATE_LIMITED' }), limited);
+    assert.equal(d('dis_demo_cache_lookups_total', { result: 'hit' }), 1);
+    assert.equal(d('dis_demo_cache_lookups_total', { result: 'miss' }), 1);
+    assert.ok(d('dis_engine_call_duration_seconds_count', { op: 'resolve-entity' }) >= 1);
+    assert.ok(d('dis_http_request_duration_seconds_count', { route: '/v1/resolve-entity' }) >= 1);
+    assert.ok(sample(after, 'dis_process_resident_memory_bytes') > 0);
+  } finally {
+    await t.close();
+  }
+});
+
+test('with METRICS_PORT: served on its own listener only', async () => {
+  const port = await freePort();
+  const t = await buildTestApp({ env: { METRICS_PORT: String(port) } });
+  try {
+    assert.equal((await t.app.inject({ url: '/metrics' })).statusCode, 404, 'not on the public port');
+    const r = await fetch(`http://127.0.0.1:${port}/metrics`);
+    assert.equal(r.status, 200);
+    assert.match(await r.text(), /dis_http_requests_total|dis_process_cpu/);
+  } finally {
+    await t.close();
+  }
+});
+
+test('a short METRICS_TOKEN is refused at start-up', async () => {
+  const { loadConfig, ConfigError } = await import('../../src/config.ts');
+  assert.throws(() => loadConfig({ METRICS_TOKEN: 'short' }), (e: unknown) => e instanceof ConfigError && /METRICS_TOKEN/.test((e as Error).message));
+  assert.equal(loadConfig({ METRICS_TOKEN: TOKEN }).metrics.token, TOKEN);
+  assert.equal(loadConfig({}).metrics.token, null);
+});
