@@ -5,7 +5,7 @@
 // Unicode code points (as the gateway's JSON-schema validation counts them, so a term the gateway
 // admits is never refused here), no control characters. Its log masks keys, percent-encoded too.
 import Fastify from 'fastify';
-import { loadConfig, ConfigError } from './config.ts';
+import { loadConfig, ConfigError, type Config } from './config.ts';
 import { loadEngine } from './bootstrap.ts';
 import { ENGINE_OPS, EngineRunner, KB_VERSION_HEADER, type EngineOp } from './gateway/engine-client.ts';
 import type { Engine } from './engine/engine.ts';
@@ -52,8 +52,15 @@ export function engineParamProblem(op: EngineOp, q: Record<string, unknown>): { 
   return null;
 }
 
-export function buildEngineServer(engine: Engine, logLevel = 'info', logStream?: NodeJS.WritableStream) {
+/** `limits`: the same header/request deadlines and connection limit as the gateway (HTTP_* settings). */
+export function buildEngineServer(engine: Engine, logLevel = 'info', logStream?: NodeJS.WritableStream, limits?: Config['http']) {
   const app = Fastify({
+    ...(limits
+      ? {
+          requestTimeout: limits.requestTimeoutMs,
+          http: { headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.requestTimeoutMs, connectionsCheckingInterval: 1000 },
+        }
+      : {}),
     logger: {
       level: logLevel,
       ...(logStream ? { stream: logStream } : {}),
@@ -62,6 +69,7 @@ export function buildEngineServer(engine: Engine, logLevel = 'info', logStream?:
       },
     },
   });
+  if (limits && limits.maxConnections > 0) app.server.maxConnections = limits.maxConnections;
   const runner = new EngineRunner(engine);
   app.get('/engine/health', async () => ({ status: 'ok', kb_version: engine.version }));
   for (const op of ENGINE_OPS) {
@@ -82,7 +90,7 @@ export function buildEngineServer(engine: Engine, logLevel = 'info', logStream?:
 
 async function main() {
   const config = loadConfig();
-  const app = buildEngineServer(loadEngine(config), config.logLevel);
+  const app = buildEngineServer(loadEngine(config), config.logLevel, undefined, config.http);
   await app.listen({ port: config.port, host: config.host });
 }
 

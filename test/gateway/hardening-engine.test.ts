@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { buildTestApp, createKey, sharedEngine } from '../helper.ts';
 import { buildEngineServer, codePointLength } from '../../src/engine-server.ts';
 import { generateKey } from '../../src/gateway/keys.ts';
@@ -120,4 +120,27 @@ test('redactKeys decodes before it masks', () => {
   assert.equal(redactKeys(`/v1/x?q=${encodeURIComponent(key.replace(/_/g, '%5F'))}`), '/v1/x?q=dis_live_[redacted]');
   assert.equal(redactKeys('/v1/x?q=pinot%20noir'), '/v1/x?q=pinot%20noir', 'a line without a key is left as it came');
   assert.equal(redactKeys('/v1/x?q=%E0%A4%A'), '/v1/x?q=%E0%A4%A');
+});
+
+test('the engine process applies the same header deadline and connection limit', async () => {
+  const engineApp = buildEngineServer(sharedEngine(), 'silent', undefined, { headersTimeoutMs: 1000, requestTimeoutMs: 1000, maxConnections: 1 });
+  await engineApp.listen({ port: 0, host: '127.0.0.1' });
+  const port = (engineApp.server.address() as AddressInfo).port;
+  try {
+    const slow = net.connect(port, '127.0.0.1');
+    slow.on('error', () => undefined);
+    slow.resume();
+    await new Promise((r) => slow.once('connect', r));
+    slow.write('GET /engine/health HTTP/1.1\r\nHost: x\r\n');
+    // the one place is taken: a second connection is closed at once
+    const second = net.connect(port, '127.0.0.1');
+    second.on('error', () => undefined);
+    second.resume();
+    await new Promise((r) => second.once('close', r));
+    const t0 = Date.now();
+    await new Promise((r) => slow.once('close', r));
+    assert.ok(Date.now() - t0 < 4000, 'the slow client was let go');
+  } finally {
+    await engineApp.close();
+  }
 });
