@@ -1,0 +1,466 @@
+// The playground page's script (runs in the browser; bundled by src/routes/playground.ts).
+// It calls only the keyless /v1/demo/ twins of this service, never holds a key, and renders what
+// the API says: resolution state, facts with their sources, aliases, relations, taste profile and
+// pairing guidance, or the API's boundary message where the evidence stops. All text goes in
+// through textContent (source data is never parsed as HTML) and links only ever point to http(s).
+// Demo limits are shown honestly: on DEMO_RATE_LIMITED / DEMO_DAILY_CAP_REACHED the page shows the
+// API's message and waits until the retry time before it sends anything again; it never retries
+// on its own.
+
+type Json = Record<string, any>;
+
+const DEBOUNCE_MS = 300;
+const MIN_TERM = 2;
+
+// ---------------------------------------------------------------------------------------------
+// DOM building
+
+type Child = Node | string | null | undefined | false;
+
+function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Record<string, string | boolean | ((e: Event) => void)> = {}, ...children: (Child | Child[])[]): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (typeof v === 'function') el.addEventListener(k.replace(/^on/, ''), v);
+    else if (v === true) el.setAttribute(k, '');
+    else if (v !== false) el.setAttribute(k, v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(typeof c === 'string' ? document.createTextNode(c) : c);
+  }
+  return el;
+}
+
+function $(id: string): HTMLElement {
+  return document.getElementById(id)!;
+}
+
+/** A link to an outside source, or plain text when the address is not http(s). */
+function sourceLink(url: unknown, text: string): Node {
+  if (typeof url === 'string' && /^https?:\/\//i.test(url)) return h('a', { href: url, rel: 'noopener noreferrer external' }, text);
+  return document.createTextNode(text);
+}
+
+function label(key: string): string {
+  const s = key.replace(/_/g, ' ');
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+let languageNames: Intl.DisplayNames | undefined;
+function languageName(code: string): string {
+  try {
+    languageNames ??= new Intl.DisplayNames(['en'], { type: 'language' });
+    const name = languageNames.of(code);
+    return name && name !== code ? `${name} (${code})` : code;
+  } catch {
+    return code || 'no language given';
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Talking to the demo twins
+
+class DemoLimited extends Error {}
+
+interface DemoResult {
+  ok: boolean;
+  status: number;
+  body: Json;
+}
+
+let blockedUntil = 0;
+
+function showLimit(body: Json, retryAfterSeconds: number) {
+  const err = body.error ?? {};
+  blockedUntil = Date.now() + retryAfterSeconds * 1000;
+  const at = new Date(blockedUntil);
+  const box = $('limit');
+  box.replaceChildren(
+    h('strong', {}, err.code === 'DEMO_DAILY_CAP_REACHED' ? 'The demo daily cap is reached.' : 'Demo limit reached.'),
+    h('p', { id: 'limit-message' }, String(err.message ?? 'The demo limit is reached.')),
+    h('p', { id: 'limit-retry' }, `You can try again at ${at.toLocaleTimeString('en-GB')} (in ${retryAfterSeconds} s). The page will not retry on its own.`),
+    h('p', {}, h('a', { href: typeof err.plans === 'string' ? err.plans : '/plans', id: 'limit-plans' }, 'See the plans and get a key'), ' for more requests.'),
+  );
+  box.hidden = false;
+}
+
+function updateDemo(demo: Json | undefined) {
+  if (!demo) return;
+  if (typeof demo.remaining_this_hour === 'number') $('remaining').textContent = `Demo requests left this hour: ${demo.remaining_this_hour}.`;
+  if (typeof demo.authenticated_equivalent === 'string') $('curl').replaceChildren(h('code', {}, demo.authenticated_equivalent));
+  if (typeof demo.plans === 'string') $('plans-link').setAttribute('href', demo.plans);
+}
+
+/** One call to a demo twin. Throws DemoLimited while (or when) the demo refuses; never retries. */
+async function callDemo(endpoint: string, params: Record<string, string>, signal?: AbortSignal): Promise<DemoResult> {
+  if (Date.now() < blockedUntil) throw new DemoLimited('waiting for the demo limit to reset');
+  const res = await fetch(`/v1/demo/${endpoint}?${new URLSearchParams(params)}`, { signal, headers: { Accept: 'application/json' } });
+  let body: Json;
+  try {
+    body = await res.json();
+  } catch {
+    body = { ok: false, error: { code: 'INTERNAL_ERROR', message: `The service answered ${res.status} without a JSON body.` } };
+  }
+  const code = body?.error?.code;
+  if (code === 'DEMO_RATE_LIMITED' || code === 'DEMO_DAILY_CAP_REACHED') {
+    const retry = Number.parseInt(res.headers.get('Retry-After') ?? '', 10);
+    showLimit(body, Number.isFinite(retry) && retry > 0 ? retry : 60);
+    throw new DemoLimited(String(body.error.message));
+  }
+  if (res.ok) {
+    $('limit').hidden = true;
+    updateDemo(body.demo);
+  }
+  return { ok: res.ok, status: res.status, body };
+}
+
+function errorText(err: unknown): string {
+  if (err instanceof DemoLimited) return `Not sent: the demo limit is reached (see the message above).`;
+  return 'The service did not answer. Check that it is running and try again.';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Search: resolve as you type
+
+let timer: ReturnType<typeof setTimeout> | undefined;
+let inflight: AbortController | undefined;
+let lastTerm = '';
+
+function matchButton(m: Json): HTMLElement {
+  const why = [String(m.entity_type ?? '').replace(/_/g, ' '), m.domain, `matched on ${String(m.matched_on ?? '').replace(/_/g, ' ')} “${m.match_value ?? ''}”`].filter(Boolean).join(' · ');
+  return h(
+    'li',
+    {},
+    h(
+      'button',
+      { type: 'button', class: 'match', 'data-entity-id': String(m.entity_id), onclick: () => openEntity(String(m.entity_id), String(m.canonical_name)) },
+      h('span', { class: 'name' }, String(m.canonical_name)),
+      h('span', { class: 'score' }, `score ${m.match_score}`),
+      h('span', { class: 'why' }, why),
+    ),
+  );
+}
+
+function renderResolve(term: string, body: Json) {
+  const status = $('search-status');
+  const list = $('matches');
+  const state = String(body.state);
+  const badge = h('span', { class: `state ${state}`, 'data-state': state }, state === 'resolved' ? 'Resolved' : state === 'ambiguous' ? 'Ambiguous' : 'Not resolved');
+  const matches: Json[] = Array.isArray(body.matches) ? body.matches : [];
+  if (state === 'resolved') {
+    status.replaceChildren(badge, `“${term}” is ${matches[0]?.canonical_name} (${String(matches[0]?.entity_type ?? '').replace(/_/g, ' ')}). Choose it to see what the service knows.`);
+    list.replaceChildren(...matches.map(matchButton));
+  } else if (state === 'ambiguous') {
+    status.replaceChildren(badge, `“${term}” can mean ${matches.length} entities. Pick one:`);
+    list.replaceChildren(...matches.map(matchButton));
+  } else {
+    const suggestions: Json[] = Array.isArray(body.suggestions) ? body.suggestions : [];
+    const why = body.coverage === 'out_of_scope' ? ' It names a drink outside wine, spirits and beer, which this service does not cover.' : ' The service knows no entity by this name.';
+    status.replaceChildren(badge, `No match for “${term}”.${why}`, suggestions.length ? ' Nearest names:' : '');
+    list.replaceChildren(...suggestions.map(matchButton));
+  }
+}
+
+async function search(term: string) {
+  lastTerm = term;
+  inflight?.abort();
+  const ctl = (inflight = new AbortController());
+  $('search-status').textContent = `Searching for “${term}”…`;
+  try {
+    const r = await callDemo('resolve-entity', { q: term }, ctl.signal);
+    if (ctl.signal.aborted) return;
+    if (r.ok) renderResolve(term, r.body);
+    else {
+      $('search-status').textContent = String(r.body?.error?.message ?? `The service answered ${r.status}.`);
+      $('matches').replaceChildren();
+    }
+  } catch (err) {
+    if (ctl.signal.aborted) return;
+    lastTerm = ''; // not answered: the same term may be sent again by the user
+    $('search-status').textContent = errorText(err);
+  }
+}
+
+function scheduleSearch(now: boolean) {
+  clearTimeout(timer);
+  const term = (($('q') as HTMLInputElement).value ?? '').trim();
+  if (term.length < MIN_TERM) {
+    inflight?.abort();
+    lastTerm = '';
+    $('search-status').textContent = term ? `Type at least ${MIN_TERM} letters.` : '';
+    $('matches').replaceChildren();
+    return;
+  }
+  if (term === lastTerm) return; // already shown: no second call for the same term
+  if (now) void search(term);
+  else timer = setTimeout(() => void search(term), DEBOUNCE_MS);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Entity view: explain + pair
+
+function entityButton(ref: Json): HTMLElement {
+  return h('button', { type: 'button', class: 'link', onclick: () => openEntity(String(ref.entity_id), String(ref.canonical_name)) }, String(ref.canonical_name));
+}
+
+function renderValue(v: unknown): Child[] {
+  if (Array.isArray(v)) return v.flatMap((x, i) => (i ? [', ', ...renderValue(x)] : renderValue(x)));
+  if (v && typeof v === 'object' && 'entity_id' in (v as Json)) return [entityButton(v as Json)];
+  if (v && typeof v === 'object') return [JSON.stringify(v)];
+  return [String(v)];
+}
+
+function provenanceOf(p: Json | undefined): HTMLElement | null {
+  if (!p) return null;
+  const name = [p.source_publisher, p.source_title].filter(Boolean).join(': ') || String(p.source_key ?? 'source');
+  const via = p.retrieved_via;
+  return h(
+    'span',
+    { class: 'src' },
+    'Source: ',
+    sourceLink(p.source_url, name),
+    p.locator ? `, ${p.locator}` : '',
+    via ? [' (read via ', sourceLink(via.url, via.kind ? String(via.kind) : 'a copy'), ')'] : null,
+  );
+}
+
+function boundary(message: string): HTMLElement {
+  return h('p', { class: 'boundary', 'data-boundary': '' }, message);
+}
+
+function factsSection(profile: Json): HTMLElement[] {
+  const facts = Object.entries((profile.facts ?? {}) as Json);
+  if (!facts.length) return [h('h3', {}, 'Facts'), boundary('No sourced facts are recorded for this entity in this release.')];
+  return [
+    h('h3', {}, 'Facts'),
+    h('dl', { class: 'facts' }, ...facts.flatMap(([k, f]) => [h('dt', {}, label(k)), h('dd', {}, ...renderValue((f as Json).value), provenanceOf((f as Json).provenance))])),
+  ];
+}
+
+function aliasesSection(profile: Json): HTMLElement[] {
+  const aliases: Json[] = Array.isArray(profile.aliases) ? profile.aliases : [];
+  if (!aliases.length) return [h('h3', {}, 'Other names'), h('p', {}, 'No other names are recorded.')];
+  const byLang = new Map<string, Json[]>();
+  for (const a of aliases) {
+    const code = String(a.language_code ?? '');
+    byLang.set(code, [...(byLang.get(code) ?? []), a]);
+  }
+  return [
+    h('h3', {}, 'Other names, by language'),
+    ...[...byLang.entries()].flatMap(([code, list]) => [
+      h('h4', {}, languageName(code)),
+      h('ul', { class: 'chips', 'data-language': code }, ...list.map((a) => h('li', {}, String(a.name), a.kind && a.kind !== 'synonym' ? ` (${String(a.kind).replace(/_/g, ' ')})` : ''))),
+    ]),
+  ];
+}
+
+function relationsSection(profile: Json): HTMLElement[] {
+  const rel: Json = profile.relations ?? {};
+  const isGeo = /geograph/.test(String(profile.entity_type));
+  const out: HTMLElement[] = [];
+  if (isGeo) {
+    const children: Json[] = rel.children ?? [];
+    out.push(
+      h('h3', {}, 'Where it sits'),
+      h('dl', { class: 'facts' },
+        h('dt', {}, 'Parent'),
+        h('dd', {}, rel.parent ? entityButton(rel.parent) : 'None: this is a top-level area.'),
+        h('dt', {}, 'Within'),
+        h('dd', {}, ...(rel.ancestors?.length ? renderValue(rel.ancestors) : ['—'])),
+        h('dt', {}, 'Children'),
+        h('dd', {}, ...(children.length ? renderValue(children) : ['No smaller areas are recorded.'])),
+      ),
+    );
+  }
+  if (rel.grapes?.length) out.push(h('h3', {}, 'Grapes'), h('p', {}, ...renderValue(rel.grapes)));
+  if (rel.geographies?.length) out.push(h('h3', {}, 'Places'), h('p', {}, ...renderValue(rel.geographies)));
+  return out;
+}
+
+function tasteSection(explain: Json): HTMLElement[] {
+  const exprs: Json[] = Array.isArray(explain.reference_expressions) ? explain.reference_expressions : [];
+  if (!exprs.length) {
+    return [h('h3', {}, 'Taste profile'), boundary(String(explain.sensory_boundary?.message ?? 'No sourced taste profile exists for this entity in this release; none is generated.'))];
+  }
+  return [
+    h('h3', {}, 'Taste profile'),
+    ...exprs.map((x) => {
+      const scope = [x.geography_scope, x.style_scope].filter(Boolean).join(' · ');
+      const dims = (['body', 'tannin', 'acidity', 'aromatic_intensity'] as const).filter((k) => x[k] !== null && x[k] !== undefined);
+      const aromas: string[] = [...(x.primary_aromas ?? []), ...(x.development_aromas ?? [])];
+      return h(
+        'div',
+        { class: 'taste' },
+        h('h4', {}, String(x.expression_name)),
+        scope ? h('p', { class: 'meta' }, `Scope: ${scope}`) : null,
+        dims.length ? h('dl', { class: 'facts' }, ...dims.flatMap((k) => [h('dt', {}, label(k)), h('dd', {}, String(x[k]))])) : null,
+        x.common_styles?.length ? h('p', {}, `Styles: ${x.common_styles.join(', ')}`) : null,
+        aromas.length ? h('p', {}, `Aromas: ${aromas.join(', ')}`) : null,
+        x.variation_notes?.length ? h('ul', {}, ...x.variation_notes.map((n: string) => h('li', {}, n))) : null,
+        ...(x.provenance ?? []).map((p: Json) => h('span', { class: 'src' }, 'Source: ', sourceLink(p.locator, String(p.source)), p.supports?.length ? ` (for ${p.supports.join(', ').replace(/_/g, ' ')})` : '')),
+      );
+    }),
+  ];
+}
+
+const SCOPES = ['geography_scope', 'style_scope', 'oak_scope', 'serving_scope', 'wine_age_scope', 'sweetness_scope'] as const;
+
+function pairingSection(pair: DemoResult | undefined): HTMLElement[] {
+  const head = h('h3', {}, 'Food pairing');
+  if (!pair) return [head, h('p', {}, 'Pairing was not loaded.')];
+  if (!pair.ok) return [head, h('p', {}, String(pair.body?.error?.message ?? 'Pairing could not be loaded.'))];
+  const items: Json[] = pair.body.pairing?.guidance ?? [];
+  if (!items.length) return [head, boundary(String(pair.body.boundary?.message ?? 'No verified, source-backed pairing evidence exists for this entity in this release.'))];
+  const groups = new Map<string, Json[]>();
+  for (const it of items) {
+    const scope = SCOPES.filter((k) => it[k]).map((k) => `${label(k.replace(/_scope$/, ''))}: ${it[k]}`).join(' · ') || 'Any style';
+    groups.set(scope, [...(groups.get(scope) ?? []), it]);
+  }
+  return [
+    head,
+    ...[...groups.entries()].flatMap(([scope, list]) => [
+      h('h4', {}, `For ${scope}`),
+      h(
+        'ul',
+        { class: 'pairing' },
+        ...list.map((it) =>
+          h(
+            'li',
+            { 'data-pairing-key': String(it.pairing_key ?? '') },
+            h('strong', {}, String(it.pairing_text ?? it.dish ?? it.food_item)),
+            h('span', { class: 'src' }, [label(String(it.pairing_relationship ?? '')), it.dish, it.qualifier].filter(Boolean).join(' · ')),
+            it.pairing_rationale ? h('p', {}, String(it.pairing_rationale)) : null,
+            it.source_excerpt ? h('blockquote', typeof it.source_url === 'string' && /^https?:/.test(it.source_url) ? { cite: it.source_url } : {}, `“${it.source_excerpt}”`) : null,
+            h(
+              'span',
+              { class: 'src' },
+              'Source: ',
+              sourceLink(it.source_url, [it.source_publisher, it.source_title].filter(Boolean).join(': ')),
+              it.source_section ? `, ${it.source_section}` : '',
+              it.source_page ? `, p. ${it.source_page}` : '',
+              it.source_authority ? `. Authority: ${String(it.source_authority).replace(/_/g, ' ')}.` : '',
+            ),
+          ),
+        ),
+      ),
+    ]),
+  ];
+}
+
+let entityCall = 0;
+
+async function openEntity(id: string, name: string) {
+  const call = ++entityCall;
+  const section = $('entity');
+  const heading = $('entity-h');
+  const body = $('entity-body');
+  section.hidden = false;
+  heading.textContent = name;
+  body.replaceChildren(h('p', { role: 'status' }, `Loading what the service knows about ${name}…`));
+  let explain: DemoResult;
+  let pair: DemoResult | undefined;
+  try {
+    explain = await callDemo('explain', { q: id });
+    if (explain.ok) pair = await callDemo('pair', { q: id }).catch((err) => (err instanceof DemoLimited ? undefined : Promise.reject(err)));
+  } catch (err) {
+    if (call !== entityCall) return;
+    body.replaceChildren(h('p', {}, errorText(err)));
+    heading.focus();
+    return;
+  }
+  if (call !== entityCall) return;
+  if (!explain.ok) {
+    body.replaceChildren(h('p', {}, String(explain.body?.error?.message ?? `The service answered ${explain.status}.`)));
+    heading.focus();
+    return;
+  }
+  const profile: Json = explain.body.profile ?? {};
+  heading.textContent = String(profile.canonical_name ?? name);
+  body.replaceChildren(
+    h('p', { class: 'meta' }, [String(profile.entity_type ?? '').replace(/_/g, ' '), profile.domain, profile.review_status && `review: ${profile.review_status}`, `id ${profile.entity_id}`].filter(Boolean).join(' · ')),
+    h(
+      'p',
+      {},
+      h('button', { type: 'button', onclick: () => startCompare(String(profile.canonical_name ?? name)) }, 'Compare with another'),
+    ),
+    ...factsSection(profile),
+    ...aliasesSection(profile),
+    ...relationsSection(profile),
+    ...tasteSection(explain.body),
+    ...pairingSection(pair),
+  );
+  heading.focus();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Compare
+
+function startCompare(name: string) {
+  ($('left') as HTMLInputElement).value = name;
+  const right = $('right') as HTMLInputElement;
+  right.value = '';
+  right.focus();
+}
+
+function compareSide(side: Json, which: string): HTMLElement {
+  const profile: Json = side.profile ?? {};
+  const name = String(profile.canonical_name ?? side.resolution?.canonical_name ?? side.query);
+  const facts = Object.entries((profile.facts ?? {}) as Json);
+  const exprs: Json[] = side.reference_expressions ?? [];
+  return h(
+    'div',
+    { 'data-side': which },
+    h('h3', {}, name),
+    h('p', { class: 'meta' }, [`“${side.query}”`, side.state, String(profile.entity_type ?? '').replace(/_/g, ' '), profile.domain].filter(Boolean).join(' · ')),
+    facts.length
+      ? h('dl', { class: 'facts' }, ...facts.flatMap(([k, f]) => [h('dt', {}, label(k)), h('dd', {}, ...renderValue((f as Json).value), provenanceOf((f as Json).provenance))]))
+      : boundary('No sourced facts are recorded.'),
+    h('h4', {}, 'Taste profile'),
+    exprs.length
+      ? h('ul', {}, ...exprs.map((x) => h('li', {}, String(x.expression_name), x.body ? `: ${x.body}` : '', x.primary_aromas?.length ? ` Aromas: ${x.primary_aromas.join(', ')}.` : '')))
+      : boundary(String(side.sensory_boundary?.message ?? 'No sourced taste profile exists for this entity in this release.')),
+  );
+}
+
+async function compare() {
+  const left = ($('left') as HTMLInputElement).value.trim();
+  const right = ($('right') as HTMLInputElement).value.trim();
+  const status = $('compare-status');
+  const out = $('compare-result');
+  if (!left || !right) {
+    status.textContent = 'Give two names to compare.';
+    return;
+  }
+  status.textContent = `Comparing “${left}” with “${right}”…`;
+  try {
+    const r = await callDemo('compare', { left, right });
+    if (!r.ok) {
+      status.textContent = String(r.body?.error?.message ?? `The service answered ${r.status}.`);
+      out.replaceChildren();
+      return;
+    }
+    status.textContent = `${r.body.left?.profile?.canonical_name ?? left} and ${r.body.right?.profile?.canonical_name ?? right}, side by side.`;
+    out.replaceChildren(compareSide(r.body.left ?? {}, 'left'), compareSide(r.body.right ?? {}, 'right'));
+  } catch (err) {
+    status.textContent = errorText(err);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function start() {
+  const q = $('q') as HTMLInputElement;
+  q.addEventListener('input', () => scheduleSearch(false));
+  $('search-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    scheduleSearch(true);
+  });
+  $('compare-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    void compare();
+  });
+  document.documentElement.dataset.ready = 'true';
+}
+
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
+else start();

@@ -1,0 +1,269 @@
+// The playground page (issue 13) driven end to end in Debian's Chromium through playwright-core,
+// against the real service on a real port: search states, entity view (sources, boundaries),
+// compare, the demo limit message, keyboard-only use, no request to any other host, an axe-core
+// check in the page, and the layout at 360 px. Screenshots of the main states go to
+// artifacts/playground/ (git-ignored).
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { buildTestApp, ROOT } from '../helper.ts';
+
+type App = Awaited<ReturnType<typeof buildTestApp>>;
+
+const CHROMIUM = '/usr/bin/chromium';
+const SHOTS = path.join(ROOT, 'artifacts', 'playground');
+const WAIT = { timeout: 15_000 };
+const HIGH_LIMITS = { DEMO_PER_IP_PER_MINUTE: '100000', DEMO_PER_IP_PER_HOUR: '100000', DEMO_PER_SUBNET_PER_HOUR: '100000', DEMO_PER_SITE_PER_HOUR: '100000', DEMO_DAILY_CAP: '1000000' };
+
+async function serve(env: Record<string, string>) {
+  const t = await buildTestApp({ env });
+  const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  return { t, base: address.replace(/\/$/, '') };
+}
+
+/** A page that records every request it makes. */
+async function openPage(browser: Browser, base: string, viewport = { width: 1280, height: 900 }) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const requests: string[] = [];
+  page.on('request', (r) => requests.push(r.url()));
+  await page.goto(`${base}/`);
+  await page.waitForSelector('html[data-ready=true]', WAIT);
+  return { page, requests, close: () => context.close() };
+}
+
+async function shot(page: Page, name: string) {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+}
+
+async function searchFor(page: Page, term: string) {
+  await page.fill('#q', term);
+  await page.waitForFunction((t) => document.getElementById('search-status')?.textContent?.includes(`“${t}”`) && !document.getElementById('search-status')?.textContent?.startsWith('Searching'), term, WAIT);
+}
+
+async function openMatch(page: Page, name: string) {
+  await page.click(`#matches button.match:has(.name:text-is("${name}"))`);
+  await page.waitForFunction((n) => document.getElementById('entity-h')?.textContent === n && !!document.querySelector('#entity-body h3'), name, WAIT);
+}
+
+async function axeViolations(page: Page) {
+  await page.evaluate(fs.readFileSync(path.join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8'));
+  const result = await page.evaluate(() => (window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } }));
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+describe('playground page in Chromium', { skip: !fs.existsSync(CHROMIUM) && 'Chromium is not installed at /usr/bin/chromium' }, () => {
+  let browser: Browser;
+  let svc: { t: App; base: string };
+
+  before(async () => {
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    svc = await serve(HIGH_LIMITS);
+  });
+  after(async () => {
+    await browser?.close();
+    await svc?.t.close();
+  });
+
+  test('GET / serves the page and its assets from the service, with a strict CSP', async () => {
+    const r = await fetch(`${svc.base}/`);
+    assert.equal(r.status, 200);
+    assert.match(r.headers.get('content-type')!, /^text\/html/);
+    assert.match(r.headers.get('content-security-policy')!, /connect-src 'self'/);
+    const html = await r.text();
+    assert.ok(!/https?:\/\//.test(html), 'the page names no other host');
+    const js = await fetch(`${svc.base}/playground/app.js`);
+    assert.equal(js.status, 200);
+    assert.match(js.headers.get('content-type')!, /javascript/);
+    const again = await fetch(`${svc.base}/playground/app.js`, { headers: { 'If-None-Match': js.headers.get('etag')! } });
+    assert.equal(again.status, 304);
+    assert.equal((await fetch(`${svc.base}/playground/app.css`)).status, 200);
+  });
+
+  test('typing "shiraz" shows Syrah as resolved, with type, score, matched_on and the matched name', async () => {
+    const { page, close } = await openPage(browser, svc.base);
+    await page.type('#q', 'shiraz', { delay: 20 });
+    const state = await page.waitForSelector('#search-status [data-state]', WAIT);
+    assert.equal(await state.getAttribute('data-state'), 'resolved');
+    const first = page.locator('#matches button.match').first();
+    assert.equal(await first.locator('.name').textContent(), 'Syrah');
+    assert.equal(await first.locator('.score').textContent(), 'score 97');
+    assert.match((await first.locator('.why').textContent())!, /grape · wine · matched on alias “Shiraz”/);
+    // the demo object: remaining requests and the keyed equivalent
+    assert.match((await page.textContent('#remaining'))!, /Demo requests left this hour: \d+\./);
+    assert.match((await page.textContent('#curl'))!, /curl -H "Authorization: Bearer \$DRINKS_API_KEY" ".*\/v1\/resolve-entity\?q=shiraz"/);
+    await shot(page, 'search-resolved');
+    await openMatch(page, 'Syrah');
+    // facts carry their source as a link; aliases are grouped by language; a taste profile exists
+    const vivc = page.locator('#entity-body dl.facts a[href="https://www.vivc.de/"]').first();
+    assert.match((await vivc.textContent())!, /Julius Kühn-Institut.*VIVC/);
+    assert.ok(await page.locator('#entity-body ul[data-language="fr"] li', { hasText: 'Sirah' }).count());
+    assert.match((await page.locator('#entity-body h4', { hasText: 'French (fr)' }).textContent())!, /French/);
+    assert.ok(await page.locator('#entity-body .taste h4', { hasText: 'Shiraz, Australia' }).count());
+    await shot(page, 'entity-syrah');
+    await close();
+  });
+
+  test('"pinot" shows the ambiguity list to pick from', async () => {
+    const { page, close } = await openPage(browser, svc.base);
+    await searchFor(page, 'pinot');
+    assert.equal(await page.getAttribute('#search-status [data-state]', 'data-state'), 'ambiguous');
+    assert.match((await page.textContent('#search-status'))!, /can mean 4 entities\. Pick one/);
+    const names = await page.locator('#matches .name').allTextContents();
+    assert.deepEqual([...names].sort(), ['Pinot Blanc', 'Pinot Gris', 'Pinot Meunier', 'Pinot Noir']);
+    await shot(page, 'search-ambiguous');
+    await openMatch(page, 'Pinot Noir');
+    await close();
+  });
+
+  test('an unknown term shows the unresolved state', async () => {
+    const { page, close } = await openPage(browser, svc.base);
+    await searchFor(page, 'xqzzy');
+    assert.equal(await page.getAttribute('#search-status [data-state]', 'data-state'), 'unresolved');
+    assert.match((await page.textContent('#search-status'))!, /No match for “xqzzy”\. The service knows no entity by this name\./);
+    await close();
+  });
+
+  test('a term without pairing evidence shows the boundary message, never an empty box; a geography shows its parent', async () => {
+    const { page, close } = await openPage(browser, svc.base);
+    await searchFor(page, 'barolo');
+    await openMatch(page, 'Barolo');
+    const pairingHead = page.locator('#entity-body h3', { hasText: 'Food pairing' });
+    assert.equal(await pairingHead.count(), 1);
+    const boundary = page.locator('#entity-body h3:text-is("Food pairing") + p[data-boundary]');
+    assert.match((await boundary.textContent())!, /No verified, source-backed pairing evidence exists for this entity.*Generic pairing guidance is never substituted/);
+    assert.equal(await page.locator('#entity-body dl.facts button', { hasText: 'Italy' }).first().textContent(), 'Italy');
+    await shot(page, 'entity-barolo-boundary');
+    await close();
+  });
+
+  test('a pairing item links to its source, with excerpt and authority, grouped by scope; a missing taste profile shows its boundary', async () => {
+    const { page, close } = await openPage(browser, svc.base);
+    await searchFor(page, 'vinho verde');
+    await openMatch(page, 'Vinho Verde');
+    const item = page.locator('#entity-body li[data-pairing-key="grilled_sardines"]');
+    const link = item.locator('a[href="https://www.winesofportugal.com/en/discover/gastronomy/"]');
+    assert.match((await link.textContent())!, /ViniPortugal \(Wines of Portugal\): Gastronomy and Portuguese Wines/);
+    assert.match((await item.locator('blockquote').textContent())!, /red Vinho Verde can seriously go well with grilled sardines/);
+    assert.match((await item.textContent())!, /Authority: official regional wine body/);
+    assert.ok(await page.locator('#entity-body h4', { hasText: 'For Geography: Vinho Verde · Style: red' }).count());
+    const taste = page.locator('#entity-body h3:text-is("Taste profile") + p[data-boundary]');
+    assert.match((await taste.textContent())!, /No sourced sensory reference expression exists/);
+    await shot(page, 'entity-vinho-verde');
+    await close();
+  });
+
+  test('compare shows two entities side by side', async () => {
+    const { page, close } = await openPage(browser, svc.base);
+    await page.fill('#left', 'syrah');
+    await page.fill('#right', 'barolo');
+    await page.click('#compare-form button[type=submit]');
+    await page.waitForSelector('#compare-result [data-side=right] h3', WAIT);
+    assert.equal(await page.textContent('#compare-result [data-side=left] h3'), 'Syrah');
+    assert.equal(await page.textContent('#compare-result [data-side=right] h3'), 'Barolo');
+    const boxes = await Promise.all(['left', 'right'].map((s) => page.locator(`#compare-result [data-side=${s}]`).boundingBox()));
+    assert.ok(boxes[0] && boxes[1] && Math.abs(boxes[0].y - boxes[1].y) < 2 && boxes[0].x < boxes[1].x, 'side by side on a desktop');
+    await shot(page, 'compare');
+    await close();
+  });
+
+  test('keyboard only: search, pick a result, read the entity view, start a comparison', async () => {
+    const { page, close } = await openPage(browser, svc.base);
+    const active = () => page.evaluate(() => ({ id: document.activeElement?.id ?? '', cls: document.activeElement?.className ?? '', text: document.activeElement?.textContent ?? '' }));
+    for (let i = 0; i < 10 && (await active()).id !== 'q'; i++) await page.keyboard.press('Tab');
+    assert.equal((await active()).id, 'q', 'the search box is reached with Tab');
+    await page.keyboard.type('syrah');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#search-status [data-state=resolved]', WAIT);
+    await page.keyboard.press('Tab');
+    const onMatch = await active();
+    assert.equal(onMatch.cls, 'match');
+    assert.match(onMatch.text, /^Syrah/);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.activeElement?.id === 'entity-h' && document.activeElement.textContent === 'Syrah', null, WAIT);
+    await page.keyboard.press('Tab');
+    assert.equal((await active()).text, 'Compare with another');
+    await page.keyboard.press('Enter');
+    assert.equal((await active()).id, 'right');
+    assert.equal(await page.inputValue('#left'), 'Syrah');
+    await page.keyboard.type('nebbiolo');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#compare-result [data-side=right] h3', WAIT);
+    assert.equal(await page.textContent('#compare-result [data-side=right] h3'), 'Nebbiolo');
+    await close();
+  });
+
+  test('no request leaves for any host but the service', async () => {
+    const { page, requests, close } = await openPage(browser, svc.base);
+    await searchFor(page, 'vinho verde');
+    await openMatch(page, 'Vinho Verde');
+    await page.fill('#left', 'syrah');
+    await page.fill('#right', 'vinho verde');
+    await page.click('#compare-form button[type=submit]');
+    await page.waitForSelector('#compare-result [data-side=right] h3', WAIT);
+    const origin = new URL(svc.base).origin;
+    const elsewhere = requests.filter((u) => !u.startsWith('data:') && new URL(u).origin !== origin);
+    assert.deepEqual(elsewhere, []);
+    const api = requests.filter((u) => new URL(u).pathname.startsWith('/v1/'));
+    assert.ok(api.length >= 4);
+    assert.deepEqual(api.filter((u) => !new URL(u).pathname.startsWith('/v1/demo/')), [], 'only the demo twins are called');
+    await close();
+  });
+
+  test('axe-core finds no serious or critical violation; the layout holds at 360 px and on a desktop', async () => {
+    for (const viewport of [{ width: 1280, height: 900 }, { width: 360, height: 740 }]) {
+      const { page, close } = await openPage(browser, svc.base, viewport);
+      assert.deepEqual(await axeViolations(page), [], `empty page at ${viewport.width} px`);
+      await searchFor(page, 'syrah');
+      await openMatch(page, 'Syrah');
+      await page.fill('#left', 'syrah');
+      await page.fill('#right', 'barolo');
+      await page.click('#compare-form button[type=submit]');
+      await page.waitForSelector('#compare-result [data-side=right] h3', WAIT);
+      assert.deepEqual(await axeViolations(page), [], `entity view and compare at ${viewport.width} px`);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      assert.ok(overflow <= 0, `no horizontal scrolling at ${viewport.width} px (overflow ${overflow} px)`);
+      if (viewport.width === 360) await shot(page, 'entity-360px');
+      await close();
+    }
+  });
+});
+
+describe('playground under the demo limit', { skip: !fs.existsSync(CHROMIUM) && 'Chromium is not installed at /usr/bin/chromium' }, () => {
+  let browser: Browser;
+  let svc: { t: App; base: string };
+
+  before(async () => {
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    svc = await serve({ ...HIGH_LIMITS, DEMO_PER_IP_PER_MINUTE: '3' });
+  });
+  after(async () => {
+    await browser?.close();
+    await svc?.t.close();
+  });
+
+  test('past the per-minute limit the page shows the API message, the retry time and the plans link, and sends nothing more', async () => {
+    const { page, requests, close } = await openPage(browser, svc.base);
+    const demoCalls = () => requests.filter((u) => new URL(u).pathname.startsWith('/v1/demo/')).length;
+    await searchFor(page, 'syrah'); // 1
+    await openMatch(page, 'Syrah'); // 2 and 3: explain and pair
+    assert.equal(demoCalls(), 3);
+    await page.fill('#q', 'barolo'); // 4: refused
+    const alert = await page.waitForSelector('#limit:not([hidden])', WAIT);
+    assert.equal(await alert.getAttribute('role'), 'alert');
+    assert.match((await page.textContent('#limit-message'))!, /^Demo limit of 3 requests per minute per IP reached\. Retry in \d+ s\. Get a key at .*\/plans/);
+    assert.match((await page.textContent('#limit-retry'))!, /You can try again at \d\d:\d\d:\d\d \(in \d+ s\)\. The page will not retry on its own\./);
+    assert.match((await page.getAttribute('#limit-plans', 'href'))!, /\/plans$/);
+    assert.equal(demoCalls(), 4);
+    await shot(page, 'rate-limited');
+    // more typing while refused sends nothing: the page says so instead
+    await page.fill('#q', 'nebbiolo');
+    await page.waitForFunction(() => document.getElementById('search-status')?.textContent?.startsWith('Not sent: the demo limit is reached'), null, WAIT);
+    await page.click('#matches button.match >> nth=0').catch(() => undefined);
+    assert.equal(demoCalls(), 4, 'no request after the refusal');
+    await close();
+  });
+});
