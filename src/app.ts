@@ -19,8 +19,10 @@ import compare, { compareRoute } from './routes/v1/compare.ts';
 import entity, { entityRoute } from './routes/v1/entity.ts';
 import entities, { entitiesRoute } from './routes/v1/entities.ts';
 import usage from './routes/v1/usage.ts';
+import playground from './routes/playground.ts';
 import { addExamples, openApiInfo } from './routes/openapi.ts';
 import { registerMetrics } from './gateway/metrics.ts';
+import { registerStandardHeaders } from './gateway/standard-headers.ts';
 
 const SAFE_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 /** C0 and C1 control characters and DEL: never part of a term, refused in every parameter. */
@@ -226,11 +228,12 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}) {
   });
 
   registerMetrics(app, ctx);
+  registerStandardHeaders(app, ctx.now);
   await app.register(swagger, { openapi: openApiInfo(ctx) });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true }, staticCSP: true, theme: { title: 'Drinks Intelligence API: documentation' } });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  for (const route of [health, plans, resolveEntity, explain, pair, compare, entity, entities, usage]) {
+  for (const route of [health, plans, resolveEntity, explain, pair, compare, entity, entities, usage, playground]) {
     await app.register(async (instance) => route(instance, ctx));
   }
   // realistic examples from the knowledge base on every engine-backed 200 (the document is built once)
