@@ -18,6 +18,8 @@ export function openApiInfo(ctx: GatewayContext) {
       version: API_VERSION,
       description: `Evidence-backed information about wine, spirits and beer. Every fact carries its source; where there is no evidence the response says so.
 
+Try it in a browser, without a key: the [playground](/) searches the keyless demo twins and shows each answer with its sources.
+
 ## Authentication
 Keyed endpoints take \`Authorization: Bearer dis_live_…\`. Keys are stored only as SHA-256 hashes. Never put a key in browser-side code: keyed endpoints send no CORS permission. The keyless \`/v1/demo/\` twins do (\`Access-Control-Allow-Origin: *\`).
 

@@ -36,6 +36,8 @@ async function openPage(browser: Browser, base: string, viewport = { width: 1280
 
 async function shot(page: Page, name: string) {
   fs.mkdirSync(SHOTS, { recursive: true });
+  // an entity state is shown from the entity's heading down (the side panel stays in view)
+  if (name.startsWith('entity')) await page.evaluate(() => document.getElementById('entity')?.scrollIntoView());
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
 }
 
