@@ -23,7 +23,6 @@ import playground from './routes/playground.ts';
 import { addExamples, openApiInfo } from './routes/openapi.ts';
 import { registerMetrics } from './gateway/metrics.ts';
 import { registerStandardHeaders } from './gateway/standard-headers.ts';
-import { registerStandardHeaders } from './gateway/standard-headers.ts';
 
 const SAFE_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 /** C0 and C1 control characters and DEL: never part of a term, refused in every parameter. */
@@ -229,7 +228,6 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}) {
   });
 
   registerMetrics(app, ctx);
-  registerStandardHeaders(app, ctx.now);
   registerStandardHeaders(app, ctx.now);
   await app.register(swagger, { openapi: openApiInfo(ctx) });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true }, staticCSP: true, theme: { title: 'Drinks Intelligence API: documentation' } });
