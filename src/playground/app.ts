@@ -127,7 +127,9 @@ let inflight: AbortController | undefined;
 let lastTerm = '';
 
 function matchButton(m: Json): HTMLElement {
-  const why = [String(m.entity_type ?? '').replace(/_/g, ' '), m.domain, `matched on ${String(m.matched_on ?? '').replace(/_/g, ' ')} “${m.match_value ?? ''}”`].filter(Boolean).join(' · ');
+  // suggestions (below the resolve threshold) carry no matched_on
+  const how = m.matched_on ? `matched on ${String(m.matched_on).replace(/_/g, ' ')} “${m.match_value ?? ''}”` : `near “${m.match_value ?? ''}”`;
+  const why = [String(m.entity_type ?? '').replace(/_/g, ' '), m.domain, how].filter(Boolean).join(' · ');
   return h(
     'li',
     {},
