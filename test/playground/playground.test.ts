@@ -294,4 +294,24 @@ describe('playground under the demo limit', { skip: !fs.existsSync(CHROMIUM) && 
     assert.equal(demoCalls(), 4, 'no request after the refusal');
     await close();
   });
+
+  test('at the daily cap the page shows the API message with its retry time and sends nothing more', async () => {
+    const capped = await serve({ ...HIGH_LIMITS, DEMO_DAILY_CAP: '1' });
+    try {
+      const { page, requests, close } = await openPage(browser, capped.base);
+      await searchFor(page, 'syrah');
+      await page.fill('#q', 'barolo');
+      await page.waitForSelector('#limit:not([hidden])', WAIT);
+      assert.equal(await page.textContent('#limit strong'), 'The demo daily cap is reached.');
+      assert.match((await page.textContent('#limit-message'))!, /^The demo daily cap of 1 requests across all callers is reached; it renews at 00:00 UTC\./);
+      assert.match((await page.textContent('#limit-retry'))!, /You can try again at \d\d:\d\d:\d\d \(in \d+ s\)/);
+      const sent = requests.length;
+      await page.fill('#q', 'nebbiolo');
+      await page.waitForFunction(() => document.getElementById('search-status')?.textContent?.startsWith('Not sent'), null, WAIT);
+      assert.equal(requests.length, sent);
+      await close();
+    } finally {
+      await capped.t.close();
+    }
+  });
 });
