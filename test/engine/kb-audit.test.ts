@@ -126,4 +126,22 @@ describe('kb validate: audit checks', () => {
     const rep = validateKnowledgeBase(path.join(ROOT, 'data'), REF);
     assert.deepEqual(rep.problems.filter((p) => mine.test(p.file)), []);
   });
+
+  test('alias language codes: a non-Latin-script language on a name in Latin letters (Alicantina "ar")', () => {
+    const problems = problemsAfter('grapes/vivc.json', (recs) => {
+      const g = find(recs, (r) => r.key === 'grape/grenache');
+      g.aliases.push({ name: 'Alicantina Test', lang: 'ar', kind: 'synonym', source: 'vivc', locator: 'test' });
+      g.aliases.push({ name: 'Garnatxa Test', lang: 'el-Latn', kind: 'synonym', source: 'vivc', locator: 'test' });
+    });
+    has(problems, /"ar" but "Alicantina Test" is written in Latin letters/, 'grape/grenache');
+    assert.ok(!problems.some((p) => /Garnatxa Test/.test(p.message)), 'a script subtag (el-Latn) is accepted');
+  });
+
+  test('a grape alias that is the VIVC prime name of another served grape (a synonym filed under the wrong grape)', { skip: !fs.existsSync(path.join(REF, 'vivc-prime-names.csv')) }, () => {
+    const problems = problemsAfter('grapes/vivc.json', (recs) => {
+      const g = find(recs, (r) => r.key === 'grape/gamay');
+      g.aliases.push({ name: 'Blaufraenkisch', lang: 'de', kind: 'synonym', source: 'vivc', locator: 'test' });
+    });
+    has(problems, /"Blaufraenkisch" is the VIVC prime name of/, 'grape/gamay');
+  });
 });

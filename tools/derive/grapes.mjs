@@ -136,8 +136,17 @@ for (const s of syn) {
   const rec = byKey.get(s.key);
   if (!rec) throw new Error(`synonym for unknown record ${s.key}: ${s.name}`);
   rankOf(s.source);
-  rec._cands.push({ name: s.name, lang: s.lang, kind: s.kind, source: s.source,
+  rec._cands.push({ name: s.name, lang: latinSafeLang(s.lang, s.name), kind: s.kind, source: s.source,
     locator: s.note ? `${s.locator}; ${s.note}` : s.locator });
+}
+
+// The curated synonyms' languages were inferred from the country a source lists a name under. A
+// language written in another script cannot label a name written in Latin letters ("Alicantina" is
+// not Arabic, "Krasilshik" is not Georgian): such a name's language is unknown (und). kb validate
+// refuses the combination.
+function latinSafeLang(lang, name) {
+  const NON_LATIN = new Set(['ar', 'fa', 'he', 'el', 'ru', 'bg', 'uk', 'mk', 'ka', 'hy', 'zh', 'ja', 'ko', 'th']);
+  return NON_LATIN.has(lang) && /[A-Za-z]/.test(name) ? 'und' : lang;
 }
 
 // ---- resolve: dedupe, drop self-names, drop cross-record collisions ----

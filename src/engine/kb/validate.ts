@@ -208,7 +208,15 @@ export function validateKnowledgeBase(dataDir: string, referenceDir: string): Va
       }
     }
   }
-  auditChecks(dataDir, kb, avas, problems, notices);
+  let primeByName: Map<string, string[]> | null = null;
+  if (prime) {
+    primeByName = new Map();
+    for (const r of prime) {
+      const k = fold(exactForm(r.prime_name ?? ''));
+      if (k) primeByName.set(k, [...(primeByName.get(k) ?? []), r.vivc_no!]);
+    }
+  }
+  auditChecks(dataDir, kb, avas, problems, notices, primeByName);
   return { version: kb.version, entities: kb.entities.length, problems, notices };
 }
 
@@ -306,13 +314,14 @@ export function auditChecks(
   avas: Record<string, string>[] | null,
   problems: Problem[],
   notices: string[],
+  primeByName: Map<string, string[]> | null = null,
 ) {
   const sourceFiles = readFamily(dataDir, 'sources');
   const sourceByKey = new Map<string, any>();
   for (const { data } of sourceFiles) for (const s of data) if (s && typeof s.key === 'string') sourceByKey.set(s.key, s);
 
   const found: Problem[] = [];
-  auditFindings(dataDir, kb, avas, sourceFiles, sourceByKey, found, notices);
+  auditFindings(dataDir, kb, avas, sourceFiles, sourceByKey, found, notices, primeByName);
   for (const p of found) {
     const pending = AUDIT_PENDING[`${p.file}|${p.record}`];
     if (pending) notices.push(`${p.file} [${p.record}] ${p.field}: ${p.message} (${pending})`);
@@ -328,6 +337,7 @@ function auditFindings(
   sourceByKey: Map<string, any>,
   problems: Problem[],
   notices: string[],
+  primeByName: Map<string, string[]> | null,
 ) {
   // 1. pairing excerpts: the language they are written in, and (English) the food they name
   for (const { file, data } of readFamily(dataDir, 'pairings')) {
@@ -436,4 +446,41 @@ function auditFindings(
       if (ipa.facts[f]) problems.push({ file: ipa.file, record: ipa.key, field: `facts.${f}`, message: '21B Specialty IPA has no figures of its own (the reference row is Black IPA\'s): serve none' });
     }
   }
+  // 7. Alias language codes: a language written in a non-Latin script cannot label a name written only
+  //    in Latin letters ("Alicantina" is not Arabic). The name's language is then unknown (und) or
+  //    the language of the country list it came from, which a source must say.
+  for (const e of kb.entities) {
+    e.aliases.forEach((a, i) => {
+      // a script subtag says how it is written: el-Latn is a Greek name in Latin letters
+      const script = /^[a-z]{2,3}-[A-Z][a-z]{3}\b/.test(a.lang) ? undefined : NON_LATIN_LANGS[a.lang.split('-')[0]!];
+      if (script && /\p{Script=Latin}/u.test(a.name) && !script.test(a.name)) {
+        problems.push({ file: e.file, record: e.key, field: `aliases[${i}].lang`, message: `"${a.lang}" but "${a.name}" is written in Latin letters: use the language the source gives, or und` });
+      }
+    });
+  }
+
+  // 8. A grape alias that is the VIVC prime name of another VIVC number names that other variety
+  //    ("Nagyburgundi" style mistakes: a synonym filed under the wrong grape)
+  if (primeByName) {
+    // a term declared as shared on purpose (Auxerrois: Malbec's Cahors name and a white variety) is exempt
+    const declared = new Set(kb.ambiguities.map((a) => fold(exactForm(a.term))));
+    for (const e of kb.entities.filter((x) => x.type === 'grape')) {
+      const own = e.facts.vivc_id?.value;
+      if (typeof own !== 'string') continue;
+      e.aliases.forEach((a, i) => {
+        const other = primeByName.get(fold(exactForm(a.name)));
+        if (other && !other.includes(own) && a.kind !== 'other_language' && !declared.has(fold(exactForm(a.name)))) {
+          const holder = kb.entities.find((x) => x.type === 'grape' && other.includes(String(x.facts.vivc_id?.value)));
+          if (holder) problems.push({ file: e.file, record: e.key, field: `aliases[${i}]`, message: `"${a.name}" is the VIVC prime name of ${other.join(', ')} (${holder.key}), not of VIVC ${own}` });
+        }
+      });
+    }
+  }
 }
+
+const NON_LATIN_LANGS: Record<string, RegExp> = {
+  ar: /\p{Script=Arabic}/u, fa: /\p{Script=Arabic}/u, he: /\p{Script=Hebrew}/u, el: /\p{Script=Greek}/u,
+  ru: /\p{Script=Cyrillic}/u, bg: /\p{Script=Cyrillic}/u, uk: /\p{Script=Cyrillic}/u, sr: /\p{Script=Cyrillic}|\p{Script=Latin}/u,
+  mk: /\p{Script=Cyrillic}/u, ka: /\p{Script=Georgian}/u, hy: /\p{Script=Armenian}/u, zh: /\p{Script=Han}/u,
+  ja: /\p{Script=Han}|\p{Script=Hiragana}|\p{Script=Katakana}/u, ko: /\p{Script=Hangul}/u, th: /\p{Script=Thai}/u,
+};
