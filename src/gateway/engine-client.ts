@@ -113,26 +113,18 @@ function withTerms(op: EngineOp, r: EngineResult, p: EngineParams): EngineResult
   return 'query' in b ? { status: 200, body: { ...b, query: p.q } } : r;
 }
 
+/** An optional engine parameter as a string, or undefined. */
+const opt = (v: string | number | undefined) => (v === undefined ? undefined : String(v));
+const optNum = (v: string | number | undefined) => (v === undefined ? undefined : Number(v));
+
 export function runEngineOp(engine: Engine, op: EngineOp, p: EngineParams): EngineResult {
   switch (op) {
     case 'resolve-entity':
-      return engine.resolveEntity({
-        q: String(p.q),
-        limit: p.limit === undefined ? undefined : Number(p.limit),
-        type: p.type === undefined ? undefined : String(p.type),
-        domain: p.domain === undefined ? undefined : String(p.domain),
-      });
+      return engine.resolveEntity({ q: String(p.q), limit: optNum(p.limit), type: opt(p.type), domain: opt(p.domain) });
     case 'entity':
       return engine.entity({ id: String(p.id) });
     case 'entities':
-      return engine.listEntities({
-        type: p.type === undefined ? undefined : String(p.type),
-        domain: p.domain === undefined ? undefined : String(p.domain),
-        country: p.country === undefined ? undefined : String(p.country),
-        parent: p.parent === undefined ? undefined : String(p.parent),
-        limit: p.limit === undefined ? undefined : Number(p.limit),
-        cursor: p.cursor === undefined ? undefined : String(p.cursor),
-      });
+      return engine.listEntities({ type: opt(p.type), domain: opt(p.domain), country: opt(p.country), parent: opt(p.parent), limit: optNum(p.limit), cursor: opt(p.cursor) });
     case 'explain':
       return engine.explain({ q: String(p.q) });
     case 'pair':

@@ -1,6 +1,6 @@
 // A hung engine (issue 11, item 7): the engine runs as its own process and is frozen with SIGSTOP
 // while 300 requests are under way. Every answer is a 503 ENGINE_UNAVAILABLE within the engine
-// deadline (2 s by default; the issue's bound is 3 s), nothing is counted, /health answers quickly,
+// deadline (1 s here, 2 s by default; the issue's bound is 3 s, kept with room on a loaded machine), nothing is counted, /health answers quickly,
 // and after SIGCONT the gateway recovers by itself (circuit breaker: one probe after the cool-down).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,7 +13,7 @@ test('engine frozen with SIGSTOP: 300 concurrent requests all end 503 within 3 s
   const port = await freePort();
   const engine = spawnTsx(['src/engine-server.ts'], { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
   await until('engine up', 30_000, async () => (await fetch(`http://127.0.0.1:${port}/engine/health`).catch(() => null))?.ok);
-  const t = await buildTestApp({ env: { ENGINE_URL: `http://127.0.0.1:${port}`, ENGINE_BREAKER_COOLDOWN_MS: '4000' } });
+  const t = await buildTestApp({ env: { ENGINE_URL: `http://127.0.0.1:${port}`, ENGINE_BREAKER_COOLDOWN_MS: '4000', ENGINE_TIMEOUT_MS: '1000' } });
   try {
     await t.ctx.store.upsertPlan({ name: 'fault', monthly_limit: 100_000, per_minute_limit: 100_000 });
     const k = await t.createKey('fault');
