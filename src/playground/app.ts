@@ -136,8 +136,11 @@ function matchButton(m: Json): HTMLElement {
     h(
       'button',
       { type: 'button', class: 'match', 'data-entity-id': String(m.entity_id), onclick: () => openEntity(String(m.entity_id), String(m.canonical_name)) },
+      // the spaces keep the button's accessible name readable ("Syrah score 97 grape · …")
       h('span', { class: 'name' }, String(m.canonical_name)),
+      ' ',
       h('span', { class: 'score' }, `score ${m.match_score}`),
+      ' ',
       h('span', { class: 'why' }, why),
     ),
   );
