@@ -7,6 +7,8 @@ export interface Plan {
   name: string;
   monthly_limit: number;
   per_minute_limit: number;
+  /** kept off the public /plans page (absent on write: a new plan is public, an existing one keeps its flag) */
+  private?: boolean;
 }
 
 export interface ApiKeyRecord {
@@ -18,7 +20,25 @@ export interface ApiKeyRecord {
   status: KeyStatus;
   created_at: string;
   last_used_at: string | null;
+  /**
+   * The key whose monthly and daily usage this key counts toward (set on a key made by
+   * `keys roll`: the usage owner of the key it replaces); null or absent: the key itself.
+   */
+  usage_key_id?: string | null;
+  /**
+   * After this instant (ISO 8601) the key stops working: findKeyByHash and getKey report it as
+   * "inactive" (set on the old key of `keys roll` when the overlap ends).
+   */
+  expires_at?: string | null;
 }
+
+export interface DailyUsage {
+  /** UTC day, e.g. "2026-11-23" */
+  day: string;
+  used: number;
+}
+
+export type DeletePlanResult = { deleted: true } | { deleted: false; reason: 'not_found' } | { deleted: false; reason: 'in_use'; keys: number };
 
 export interface ConsumeResult {
   admitted: boolean;
@@ -39,16 +59,30 @@ export interface AccountStore {
   listKeys(): Promise<ApiKeyRecord[]>;
   setKeyStatus(id: string, status: KeyStatus): Promise<void>;
   touchKey(id: string, at: string): Promise<void>;
+  /** Moves the key, and every key sharing its usage (a rolled pair), to `plan`; usage is kept. */
+  setKeyPlan(id: string, plan: string): Promise<void>;
+  /**
+   * `keys roll`: in one transaction inserts `next` (counting toward the old key's usage owner, on
+   * its plan) and sets the old key's `expires_at`.
+   */
+  rollKey(oldId: string, next: ApiKeyRecord, oldExpiresAt: string): Promise<void>;
 
   getPlan(name: string): Promise<Plan | null>;
   listPlans(): Promise<Plan[]>;
   upsertPlan(p: Plan): Promise<void>;
+  /** Deletes a plan no key refers to (whatever the key's status); refuses otherwise. */
+  deletePlan(name: string): Promise<DeletePlanResult>;
 
   /** Atomically count one request if `used < limit`; never admits past the limit. */
   consumeMonthly(keyId: string, period: string, limit: number): Promise<ConsumeResult>;
   /** Give back one counted request (used when the request failed on our side). */
   refundMonthly(keyId: string, period: string): Promise<void>;
   getMonthly(keyId: string, period: string): Promise<number>;
+  /**
+   * Daily counts of the key's usage owner for UTC days `from`..`to` inclusive ("YYYY-MM-DD"); days
+   * without requests are absent. Written in the same transaction as the monthly count.
+   */
+  dailyUsage(keyId: string, from: string, to: string): Promise<DailyUsage[]>;
 }
 
 export interface LimitResult {
@@ -87,6 +121,17 @@ export const STARTER_PLANS: Plan[] = [
 /** Calendar month in UTC, e.g. "2026-11". */
 export function monthPeriod(now: Date): string {
   return now.toISOString().slice(0, 7);
+}
+
+/** UTC day of `now`, e.g. "2026-11-23" (the daily usage row a count goes to). */
+export function dayOf(now: Date): string {
+  return now.toISOString().slice(0, 10);
+}
+
+/** The record as seen at `now`: a key past its `expires_at` reads as inactive. */
+export function withExpiry<T extends ApiKeyRecord | null>(k: T, now = new Date()): T {
+  if (k && k.expires_at && k.status === 'active' && k.expires_at <= now.toISOString()) return { ...k, status: 'inactive' };
+  return k;
 }
 
 export function monthBounds(now: Date): { start: Date; end: Date } {

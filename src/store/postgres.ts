@@ -10,7 +10,7 @@
 // the requests answered.
 import crypto from 'node:crypto';
 import pg from 'pg';
-import { STARTER_PLANS, type AccountStore, type ApiKeyRecord, type ConsumeResult, type KeyStatus, type Plan } from './ports.ts';
+import { STARTER_PLANS, withExpiry, type AccountStore, type ApiKeyRecord, type ConsumeResult, type DailyUsage, type DeletePlanResult, type KeyStatus, type Plan } from './ports.ts';
 
 const MIGRATIONS: { version: string; sql: string }[] = [
   {
@@ -101,6 +101,62 @@ const MIGRATIONS: { version: string; sql: string }[] = [
             RETURNING g.key_id, g.period, g.admitted INTO k, p, a;
           IF FOUND THEN
             UPDATE monthly_usage u SET used = GREATEST(0, u.used - a) WHERE u.key_id = k AND u.period = p;
+          END IF;
+        END IF;
+        RETURN QUERY SELECT g.state, g.before_used, g.admitted FROM count_groups g WHERE g.id = p_group;
+      END $$;`,
+  },
+  {
+    version: '004_key_lifecycle',
+    // issue 12 §4: a rolled key counts toward its predecessor's usage (usage_key_id); the old key
+    // stops at expires_at; private plans stay off /plans; daily counts are written by dis_count in
+    // the same transaction as the monthly count (no extra round trip), and given back by dis_settle.
+    // Counts go to the usage owner, which dis_count resolves by primary key inside the function.
+    sql: `
+      ALTER TABLE api_keys ADD COLUMN usage_key_id TEXT REFERENCES api_keys(id);
+      ALTER TABLE api_keys ADD COLUMN expires_at TEXT;
+      ALTER TABLE plans ADD COLUMN private BOOLEAN NOT NULL DEFAULT false;
+      CREATE TABLE daily_usage (
+        key_id TEXT NOT NULL REFERENCES api_keys(id),
+        day DATE NOT NULL,
+        used BIGINT NOT NULL,
+        PRIMARY KEY (key_id, day)
+      );
+      CREATE FUNCTION dis_owner(p_key TEXT) RETURNS TEXT LANGUAGE sql STABLE AS $$
+        SELECT COALESCE((SELECT COALESCE(k.usage_key_id, k.id) FROM api_keys k WHERE k.id = p_key), p_key)
+      $$;
+      CREATE OR REPLACE FUNCTION dis_count(p_group TEXT, p_key TEXT, p_period TEXT, p_limit BIGINT, p_n BIGINT)
+      RETURNS TABLE (before_used BIGINT, admitted BIGINT) LANGUAGE plpgsql AS $$
+      DECLARE b BIGINT; a BIGINT; o TEXT;
+      BEGIN
+        o := dis_owner(p_key);
+        INSERT INTO monthly_usage (key_id, period, used) VALUES (o, p_period, 0) ON CONFLICT (key_id, period) DO NOTHING;
+        SELECT used INTO b FROM monthly_usage WHERE key_id = o AND period = p_period FOR UPDATE;
+        a := GREATEST(0, LEAST(p_n, p_limit - b));
+        IF a > 0 THEN
+          UPDATE monthly_usage SET used = used + a WHERE key_id = o AND period = p_period;
+          INSERT INTO daily_usage AS d (key_id, day, used) VALUES (o, (now() AT TIME ZONE 'UTC')::date, a)
+            ON CONFLICT (key_id, day) DO UPDATE SET used = d.used + EXCLUDED.used;
+        END IF;
+        -- last, after the row lock: a settle that voided this id meanwhile makes this fail
+        INSERT INTO count_groups (id, key_id, period, before_used, admitted, state) VALUES (p_group, o, p_period, b, a, 'counted');
+        RETURN QUERY SELECT b, a;
+      END $$;
+      CREATE OR REPLACE FUNCTION dis_settle(p_group TEXT, p_give_back BOOLEAN)
+      RETURNS TABLE (state TEXT, before_used BIGINT, admitted BIGINT) LANGUAGE plpgsql AS $$
+      DECLARE k TEXT; p TEXT; a BIGINT; c TIMESTAMPTZ;
+      BEGIN
+        INSERT INTO count_groups (id, state) VALUES (p_group, 'void') ON CONFLICT (id) DO NOTHING;
+        IF FOUND THEN
+          RETURN QUERY SELECT 'void'::TEXT, 0::BIGINT, 0::BIGINT;
+          RETURN;
+        END IF;
+        IF p_give_back THEN
+          UPDATE count_groups g SET state = 'given_back' WHERE g.id = p_group AND g.state = 'counted'
+            RETURNING g.key_id, g.period, g.admitted, g.created_at INTO k, p, a, c;
+          IF FOUND THEN
+            UPDATE monthly_usage u SET used = GREATEST(0, u.used - a) WHERE u.key_id = k AND u.period = p;
+            UPDATE daily_usage d SET used = GREATEST(0, d.used - a) WHERE d.key_id = k AND d.day = (c AT TIME ZONE 'UTC')::date;
           END IF;
         END IF;
         RETURN QUERY SELECT g.state, g.before_used, g.admitted FROM count_groups g WHERE g.id = p_group;
@@ -236,22 +292,39 @@ export class PostgresAccountStore implements AccountStore {
   }
 
   async findKeyByHash(hash: string) {
-    return (await this.q<ApiKeyRecord>('SELECT * FROM api_keys WHERE key_hash = $1', [hash]))[0] ?? null;
+    return withExpiry((await this.q<ApiKeyRecord>('SELECT * FROM api_keys WHERE key_hash = $1', [hash]))[0] ?? null);
   }
 
   async getKey(id: string) {
-    return (await this.q<ApiKeyRecord>('SELECT * FROM api_keys WHERE id = $1', [id]))[0] ?? null;
+    return withExpiry((await this.q<ApiKeyRecord>('SELECT * FROM api_keys WHERE id = $1', [id]))[0] ?? null);
   }
 
   async insertKey(k: ApiKeyRecord) {
     await this.q(
-      'INSERT INTO api_keys (id, key_hash, display_prefix, client, plan, status, created_at, last_used_at) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)',
-      [k.id, k.key_hash, k.display_prefix, k.client, k.plan, k.status, k.created_at, k.last_used_at],
+      'INSERT INTO api_keys (id, key_hash, display_prefix, client, plan, status, created_at, last_used_at, usage_key_id, expires_at) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)',
+      [k.id, k.key_hash, k.display_prefix, k.client, k.plan, k.status, k.created_at, k.last_used_at, k.usage_key_id ?? null, k.expires_at ?? null],
     );
   }
 
   async listKeys() {
-    return this.q<ApiKeyRecord>('SELECT * FROM api_keys ORDER BY created_at, id');
+    const now = new Date();
+    return (await this.q<ApiKeyRecord>('SELECT * FROM api_keys ORDER BY created_at, id')).map((k) => withExpiry(k, now));
+  }
+
+  async setKeyPlan(id: string, plan: string) {
+    await this.q('UPDATE api_keys SET plan = $1 WHERE COALESCE(usage_key_id, id) = dis_owner($2)', [plan, id]);
+  }
+
+  async rollKey(oldId: string, next: ApiKeyRecord, oldExpiresAt: string) {
+    // one statement, so one transaction: the new key copies the old key's client, plan and usage owner
+    await this.pool.query(
+      `WITH old AS (SELECT * FROM api_keys WHERE id = $1 FOR UPDATE),
+         ins AS (INSERT INTO api_keys (id, key_hash, display_prefix, client, plan, status, created_at, last_used_at, usage_key_id, expires_at)
+                 SELECT $2, $3, $4, old.client, old.plan, $5, $6, NULL, COALESCE(old.usage_key_id, old.id), $7 FROM old RETURNING id)
+       UPDATE api_keys k SET expires_at = $8 FROM ins WHERE k.id = $1 AND (k.expires_at IS NULL OR k.expires_at > $8)`,
+      [oldId, next.id, next.key_hash, next.display_prefix, next.status, next.created_at, next.expires_at ?? null, oldExpiresAt],
+    );
+    if (!(await this.q('SELECT 1 FROM api_keys WHERE id = $1', [next.id])).length) throw new Error(`no key with id "${oldId}"`);
   }
 
   async setKeyStatus(id: string, status: KeyStatus) {
@@ -263,24 +336,37 @@ export class PostgresAccountStore implements AccountStore {
   }
 
   private plan(r: { name: string; monthly_limit: string | number; per_minute_limit: number }): Plan {
-    return { name: r.name, monthly_limit: Number(r.monthly_limit), per_minute_limit: Number(r.per_minute_limit) };
+    const p: Plan = { name: r.name, monthly_limit: Number(r.monthly_limit), per_minute_limit: Number(r.per_minute_limit) };
+    if ((r as { private?: boolean }).private) p.private = true;
+    return p;
   }
 
   async getPlan(name: string) {
-    const r = (await this.q<any>('SELECT name, monthly_limit, per_minute_limit FROM plans WHERE name = $1', [name]))[0];
+    const r = (await this.q<any>('SELECT name, monthly_limit, per_minute_limit, private FROM plans WHERE name = $1', [name]))[0];
     return r ? this.plan(r) : null;
   }
 
   async listPlans() {
-    return (await this.q<any>('SELECT name, monthly_limit, per_minute_limit FROM plans ORDER BY monthly_limit, name')).map((r) => this.plan(r));
+    return (await this.q<any>('SELECT name, monthly_limit, per_minute_limit, private FROM plans ORDER BY monthly_limit, name')).map((r) => this.plan(r));
   }
 
   async upsertPlan(p: Plan) {
     await this.q(
-      `INSERT INTO plans (name, monthly_limit, per_minute_limit, updated_at) VALUES ($1, $2, $3, now())
-       ON CONFLICT (name) DO UPDATE SET monthly_limit = EXCLUDED.monthly_limit, per_minute_limit = EXCLUDED.per_minute_limit, updated_at = now()`,
-      [p.name, p.monthly_limit, p.per_minute_limit],
+      `INSERT INTO plans (name, monthly_limit, per_minute_limit, updated_at, private) VALUES ($1, $2, $3, now(), COALESCE($4::boolean, false))
+       ON CONFLICT (name) DO UPDATE SET monthly_limit = EXCLUDED.monthly_limit, per_minute_limit = EXCLUDED.per_minute_limit, updated_at = now(),
+         private = COALESCE($4::boolean, plans.private)`,
+      [p.name, p.monthly_limit, p.per_minute_limit, p.private ?? null],
     );
+  }
+
+  async deletePlan(name: string): Promise<DeletePlanResult> {
+    // one statement: the check and the delete see the same snapshot, and the foreign key refuses
+    // a key inserted meanwhile (the insert or this delete then fails)
+    const r = await this.pool.query('DELETE FROM plans WHERE name = $1 AND NOT EXISTS (SELECT 1 FROM api_keys WHERE plan = $1)', [name]);
+    if ((r.rowCount ?? 0) > 0) return { deleted: true };
+    const [c] = await this.q<{ n: string }>('SELECT count(*) AS n FROM api_keys WHERE plan = $1', [name]);
+    if (Number(c!.n) > 0) return { deleted: false, reason: 'in_use', keys: Number(c!.n) };
+    return { deleted: false, reason: 'not_found' };
   }
 
   private readonly groups = new Map<string, CountGroup>();
@@ -377,11 +463,24 @@ export class PostgresAccountStore implements AccountStore {
   }
 
   async refundMonthly(keyId: string, period: string) {
-    await this.q('UPDATE monthly_usage SET used = used - 1 WHERE key_id = $1 AND period = $2 AND used > 0', [keyId, period]);
+    // one statement (one transaction): the month and today's count go down together
+    await this.q(
+      `WITH m AS (UPDATE monthly_usage SET used = used - 1 WHERE key_id = dis_owner($1) AND period = $2 AND used > 0 RETURNING key_id)
+       UPDATE daily_usage d SET used = d.used - 1 FROM m WHERE d.key_id = m.key_id AND d.day = (now() AT TIME ZONE 'UTC')::date AND d.used > 0`,
+      [keyId, period],
+    );
   }
 
   async getMonthly(keyId: string, period: string) {
-    const r = (await this.q<{ used: string }>('SELECT used FROM monthly_usage WHERE key_id = $1 AND period = $2', [keyId, period]))[0];
+    const r = (await this.q<{ used: string }>('SELECT used FROM monthly_usage WHERE key_id = dis_owner($1) AND period = $2', [keyId, period]))[0];
     return r ? Number(r.used) : 0;
+  }
+
+  async dailyUsage(keyId: string, from: string, to: string): Promise<DailyUsage[]> {
+    const rows = await this.q<{ day: string; used: string }>(
+      "SELECT to_char(day, 'YYYY-MM-DD') AS day, used FROM daily_usage WHERE key_id = dis_owner($1) AND day BETWEEN $2::date AND $3::date ORDER BY day",
+      [keyId, from, to],
+    );
+    return rows.map((r) => ({ day: r.day, used: Number(r.used) }));
   }
 }

@@ -14,7 +14,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'libsql';
-import { STARTER_PLANS, type AccountStore, type ApiKeyRecord, type ConsumeResult, type KeyStatus, type Plan } from './ports.ts';
+import { STARTER_PLANS, dayOf, withExpiry, type AccountStore, type ApiKeyRecord, type ConsumeResult, type DailyUsage, type DeletePlanResult, type KeyStatus, type Plan } from './ports.ts';
 
 const MIGRATIONS: { version: string; sql: string }[] = [
   {
@@ -43,7 +43,31 @@ const MIGRATIONS: { version: string; sql: string }[] = [
         PRIMARY KEY (key_id, period)
       );`,
   },
+  {
+    // issue 12 §4: a rolled key counts toward its predecessor's usage (usage_key_id), the old key
+    // stops at expires_at, private plans stay off /plans, and daily counts beside the monthly ones
+    version: '002_key_lifecycle',
+    sql: `
+      ALTER TABLE api_keys ADD COLUMN usage_key_id TEXT REFERENCES api_keys(id);
+      ALTER TABLE api_keys ADD COLUMN expires_at TEXT;
+      ALTER TABLE plans ADD COLUMN private INTEGER NOT NULL DEFAULT 0;
+      CREATE TABLE daily_usage (
+        key_id TEXT NOT NULL REFERENCES api_keys(id),
+        day TEXT NOT NULL,
+        used INTEGER NOT NULL,
+        PRIMARY KEY (key_id, day)
+      );`,
+  },
 ];
+
+/** The key whose usage rows a key counts toward (itself unless it was made by `keys roll`). */
+const OWNER_SQL = 'COALESCE((SELECT COALESCE(usage_key_id, id) FROM api_keys WHERE id = ?), ?)';
+
+function planRow(r: { name: string; monthly_limit: number; per_minute_limit: number; private: number }): Plan {
+  const p: Plan = { name: r.name, monthly_limit: r.monthly_limit, per_minute_limit: r.per_minute_limit };
+  if (r.private) p.private = true;
+  return p;
+}
 
 /** Longest single synchronous wait for the lock; the rest of the wait is on timers. */
 const BUSY_SLICE_MS = 5;
@@ -150,23 +174,50 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   async findKeyByHash(hash: string): Promise<ApiKeyRecord | null> {
-    return clean<ApiKeyRecord | null>(this.stmt('byHash', 'SELECT * FROM api_keys WHERE key_hash = ?').get(hash) ?? null);
+    return withExpiry(clean<ApiKeyRecord | null>(this.stmt('byHash', 'SELECT * FROM api_keys WHERE key_hash = ?').get(hash) ?? null));
   }
 
   async getKey(id: string): Promise<ApiKeyRecord | null> {
-    return clean<ApiKeyRecord | null>(this.stmt('byId', 'SELECT * FROM api_keys WHERE id = ?').get(id) ?? null);
+    return withExpiry(clean<ApiKeyRecord | null>(this.stmt('byId', 'SELECT * FROM api_keys WHERE id = ?').get(id) ?? null));
   }
 
   async insertKey(k: ApiKeyRecord): Promise<void> {
     await this.locked(() => this.stmt(
       'insertKey',
-      `INSERT INTO api_keys (id, key_hash, display_prefix, client, plan, status, created_at, last_used_at)
-       VALUES (@id, @key_hash, @display_prefix, @client, @plan, @status, @created_at, @last_used_at)`,
-    ).run(k));
+      `INSERT INTO api_keys (id, key_hash, display_prefix, client, plan, status, created_at, last_used_at, usage_key_id, expires_at)
+       VALUES (@id, @key_hash, @display_prefix, @client, @plan, @status, @created_at, @last_used_at, @usage_key_id, @expires_at)`,
+    ).run({ ...k, usage_key_id: k.usage_key_id ?? null, expires_at: k.expires_at ?? null }));
   }
 
   async listKeys(): Promise<ApiKeyRecord[]> {
-    return (this.stmt('listKeys', 'SELECT * FROM api_keys ORDER BY created_at, id').all() as unknown[]).map((r) => clean<ApiKeyRecord>(r));
+    const now = new Date();
+    return (this.stmt('listKeys', 'SELECT * FROM api_keys ORDER BY created_at, id').all() as unknown[]).map((r) => withExpiry(clean<ApiKeyRecord>(r), now));
+  }
+
+  async setKeyPlan(id: string, plan: string): Promise<void> {
+    await this.locked(() => this.stmt(
+      'setPlan',
+      `UPDATE api_keys SET plan = ? WHERE COALESCE(usage_key_id, id) = ${OWNER_SQL}`,
+    ).run(plan, id, id));
+  }
+
+  async rollKey(oldId: string, next: ApiKeyRecord, oldExpiresAt: string): Promise<void> {
+    await this.locked(() => this.db.exec('BEGIN IMMEDIATE'));
+    try {
+      const old = this.stmt('byId', 'SELECT * FROM api_keys WHERE id = ?').get(oldId) as ApiKeyRecord | undefined;
+      if (!old) throw new Error(`no key with id "${oldId}"`);
+      this.stmt(
+        'insertKey',
+        `INSERT INTO api_keys (id, key_hash, display_prefix, client, plan, status, created_at, last_used_at, usage_key_id, expires_at)
+         VALUES (@id, @key_hash, @display_prefix, @client, @plan, @status, @created_at, @last_used_at, @usage_key_id, @expires_at)`,
+      ).run({ ...next, client: old.client, plan: old.plan, usage_key_id: old.usage_key_id ?? old.id, expires_at: next.expires_at ?? null });
+      // an earlier expiry (an overlap already running) is kept
+      this.stmt('expire', 'UPDATE api_keys SET expires_at = ? WHERE id = ? AND (expires_at IS NULL OR expires_at > ?)').run(oldExpiresAt, oldId, oldExpiresAt);
+      this.db.exec('COMMIT');
+    } catch (e) {
+      this.db.exec('ROLLBACK');
+      throw e;
+    }
   }
 
   async setKeyStatus(id: string, status: KeyStatus): Promise<void> {
@@ -178,21 +229,34 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   async getPlan(name: string): Promise<Plan | null> {
-    return clean<Plan | null>(this.stmt('getPlan', 'SELECT name, monthly_limit, per_minute_limit FROM plans WHERE name = ?').get(name) ?? null);
+    const r = this.stmt('getPlan', 'SELECT name, monthly_limit, per_minute_limit, private FROM plans WHERE name = ?').get(name);
+    return r ? planRow(clean(r)) : null;
   }
 
   async listPlans(): Promise<Plan[]> {
-    return (this.stmt('listPlans', 'SELECT name, monthly_limit, per_minute_limit FROM plans ORDER BY monthly_limit, name').all() as unknown[]).map((r) => clean<Plan>(r));
+    return (this.stmt('listPlans', 'SELECT name, monthly_limit, per_minute_limit, private FROM plans ORDER BY monthly_limit, name').all() as unknown[]).map((r) => planRow(clean(r)));
+  }
+
+  async deletePlan(name: string): Promise<DeletePlanResult> {
+    return this.locked(() => {
+      // one statement: the check and the delete cannot be split by another process's insert
+      const r = this.stmt('deletePlan', 'DELETE FROM plans WHERE name = ? AND NOT EXISTS (SELECT 1 FROM api_keys WHERE plan = ?)').run(name, name);
+      if (r.changes > 0) return { deleted: true } as const;
+      const keys = (this.stmt('planKeys', 'SELECT count(*) AS n FROM api_keys WHERE plan = ?').get(name) as { n: number }).n;
+      if (keys > 0) return { deleted: false, reason: 'in_use', keys } as const;
+      return { deleted: false, reason: 'not_found' } as const;
+    });
   }
 
   async upsertPlan(p: Plan): Promise<void> {
     const at = new Date().toISOString();
     await this.locked(() => this.stmt(
       'upsertPlan',
-      `INSERT INTO plans (name, monthly_limit, per_minute_limit, updated_at) VALUES (?, ?, ?, ?)
+      `INSERT INTO plans (name, monthly_limit, per_minute_limit, updated_at, private) VALUES (?, ?, ?, ?, COALESCE(?, 0))
        ON CONFLICT (name) DO UPDATE SET monthly_limit = excluded.monthly_limit,
-         per_minute_limit = excluded.per_minute_limit, updated_at = excluded.updated_at`,
-    ).run(p.name, p.monthly_limit, p.per_minute_limit, at));
+         per_minute_limit = excluded.per_minute_limit, updated_at = excluded.updated_at,
+         private = COALESCE(?, plans.private)`,
+    ).run(p.name, p.monthly_limit, p.per_minute_limit, at, p.private === undefined ? null : p.private ? 1 : 0, p.private === undefined ? null : p.private ? 1 : 0));
   }
 
   private pending: { keyId: string; period: string; limit: number; resolve: (r: ConsumeResult) => void; reject: (e: unknown) => void }[] = [];
@@ -226,12 +290,17 @@ export class SqliteAccountStore implements AccountStore {
       // only taking the lock is retried: once BEGIN IMMEDIATE holds it, the rest cannot be busy
       await this.locked(() => this.db.exec('BEGIN IMMEDIATE'));
       try {
+        const day = dayOf(new Date());
         for (const g of groups.values()) {
-          const { keyId, period, limit } = g[0]!;
+          const { period, limit } = g[0]!;
+          const keyId = (this.stmt('owner', `SELECT ${OWNER_SQL} AS o`).get(g[0]!.keyId, g[0]!.keyId) as { o: string }).o;
           this.stmt('ensureUsage', 'INSERT OR IGNORE INTO monthly_usage (key_id, period, used) VALUES (?, ?, 0)').run(keyId, period);
           const before = (this.stmt('getUsage', 'SELECT used FROM monthly_usage WHERE key_id = ? AND period = ?').get(keyId, period) as { used: number }).used;
           const admit = Math.max(0, Math.min(g.length, limit - before));
-          if (admit > 0) this.stmt('addUsage', 'UPDATE monthly_usage SET used = used + ? WHERE key_id = ? AND period = ?').run(admit, keyId, period);
+          if (admit > 0) {
+            this.stmt('addUsage', 'UPDATE monthly_usage SET used = used + ? WHERE key_id = ? AND period = ?').run(admit, keyId, period);
+            this.stmt('addDaily', 'INSERT INTO daily_usage (key_id, day, used) VALUES (?, ?, ?) ON CONFLICT (key_id, day) DO UPDATE SET used = used + excluded.used').run(keyId, day, admit);
+          }
           g.forEach((b, i) => results.set(b, i < admit ? { admitted: true, used: before + i + 1 } : { admitted: false, used: before + admit }));
         }
         this.db.exec('COMMIT');
@@ -247,11 +316,27 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   async refundMonthly(keyId: string, period: string): Promise<void> {
-    await this.locked(() => this.stmt('refund', 'UPDATE monthly_usage SET used = used - 1 WHERE key_id = ? AND period = ? AND used > 0').run(keyId, period));
+    const day = dayOf(new Date());
+    await this.locked(() => {
+      this.db.exec('BEGIN IMMEDIATE');
+      try {
+        const r = this.stmt('refund', `UPDATE monthly_usage SET used = used - 1 WHERE key_id = ${OWNER_SQL} AND period = ? AND used > 0`).run(keyId, keyId, period);
+        if (r.changes > 0) this.stmt('refundDaily', `UPDATE daily_usage SET used = used - 1 WHERE key_id = ${OWNER_SQL} AND day = ? AND used > 0`).run(keyId, keyId, day);
+        this.db.exec('COMMIT');
+      } catch (e) {
+        this.db.exec('ROLLBACK');
+        throw e;
+      }
+    });
   }
 
   async getMonthly(keyId: string, period: string): Promise<number> {
-    const row = this.stmt('getUsage', 'SELECT used FROM monthly_usage WHERE key_id = ? AND period = ?').get(keyId, period) as { used: number } | undefined;
+    const row = this.stmt('getOwnerUsage', `SELECT used FROM monthly_usage WHERE key_id = ${OWNER_SQL} AND period = ?`).get(keyId, keyId, period) as { used: number } | undefined;
     return row?.used ?? 0;
+  }
+
+  async dailyUsage(keyId: string, from: string, to: string): Promise<DailyUsage[]> {
+    return (this.stmt('daily', `SELECT day, used FROM daily_usage WHERE key_id = ${OWNER_SQL} AND day BETWEEN ? AND ? ORDER BY day`).all(keyId, keyId, from, to) as unknown[])
+      .map((r) => clean<DailyUsage>(r));
   }
 }

@@ -25,7 +25,7 @@ test('admin CLI: keys, plans and usage against SQLite; only the hash is stored',
   assert.equal(lines.length, 1, 'exactly one JSON object');
   const k = JSON.parse(lines[0]!);
   assert.deepEqual(Object.keys(k).sort(), ['client', 'id', 'key', 'plan', 'status']);
-  assert.match(k.key, /^dis_live_[A-Za-z0-9_-]{32}$/, '192 bits of randomness');
+  assert.match(k.key, /^dis_live_[0-9A-Za-z]{38}$/, '32 random base62 characters and a 6-character checksum');
   assert.equal(k.client, 'Bistro App');
   assert.equal(k.plan, 'starter');
   assert.equal(k.status, 'active');

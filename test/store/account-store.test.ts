@@ -61,6 +61,8 @@ function keyRecord(plan = 'free', over: Partial<ApiKeyRecord> = {}): ApiKeyRecor
     // strictly increasing so listKeys' order (created_at, id) is the insertion order
     created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, seq)).toISOString(),
     last_used_at: null,
+    usage_key_id: null,
+    expires_at: null,
     ...over,
   };
 }
@@ -83,7 +85,7 @@ for (const adapter of [sqliteAdapter(), postgresAdapter()]) {
 
     test('migrations: pending on a fresh database, applied once, starter plans seeded', async () => {
       assert.equal(store.kind, adapter.name);
-      const expected = adapter.name === 'postgres' ? ['001_accounts', '002_consume_function', '003_count_groups'] : ['001_accounts'];
+      const expected = adapter.name === 'postgres' ? ['001_accounts', '002_consume_function', '003_count_groups', '004_key_lifecycle'] : ['001_accounts', '002_key_lifecycle'];
       assert.deepEqual(await store.pendingMigrations(), expected);
       assert.deepEqual(await store.migrate(), expected);
       assert.deepEqual(await store.pendingMigrations(), []);
@@ -177,6 +179,95 @@ for (const adapter of [sqliteAdapter(), postgresAdapter()]) {
       assert.deepEqual(await store.consumeMonthly(k.id, PERIOD, 3), { admitted: true, used: 3 }, 'the refunded request can be used again');
       await Promise.all(Array.from({ length: 10 }, () => store.refundMonthly(k.id, PERIOD)));
       assert.equal(await store.getMonthly(k.id, PERIOD), 0);
+    });
+
+    test('set-plan: moves the key (and its rolled partner), keeps the id and the month\'s usage', async () => {
+      await store.upsertPlan({ name: 'lc-small', monthly_limit: 3, per_minute_limit: 10 });
+      await store.upsertPlan({ name: 'lc-big', monthly_limit: 10, per_minute_limit: 10 });
+      const k = keyRecord('lc-small');
+      await store.insertKey(k);
+      for (let i = 0; i < 3; i++) assert.equal((await store.consumeMonthly(k.id, PERIOD, 3)).admitted, true);
+      assert.equal((await store.consumeMonthly(k.id, PERIOD, 3)).admitted, false);
+      await store.setKeyPlan(k.id, 'lc-big');
+      const moved = (await store.findKeyByHash(k.key_hash))!;
+      assert.equal(moved.id, k.id);
+      assert.equal(moved.plan, 'lc-big');
+      assert.equal(await store.getMonthly(k.id, PERIOD), 3, 'usage carries over');
+      assert.deepEqual(await store.consumeMonthly(k.id, PERIOD, 10), { admitted: true, used: 4 });
+      await assert.rejects(store.setKeyPlan(k.id, 'no-such-plan'), 'the plan must exist');
+    });
+
+    test('roll: the new key counts toward the old key\'s usage; the old key stops at expires_at', async () => {
+      await store.upsertPlan({ name: 'lc-roll', monthly_limit: 5, per_minute_limit: 10 });
+      const old = keyRecord('lc-roll');
+      await store.insertKey(old);
+      for (let i = 0; i < 2; i++) await store.consumeMonthly(old.id, PERIOD, 5);
+      const soon = new Date(Date.now() + 60_000).toISOString();
+      const next = keyRecord('free', { client: 'ignored: copied from the old key' });
+      await store.rollKey(old.id, next, soon);
+      const n = (await store.findKeyByHash(next.key_hash))!;
+      assert.equal(n.client, old.client);
+      assert.equal(n.plan, 'lc-roll');
+      assert.equal(n.usage_key_id, old.id);
+      assert.equal(n.status, 'active');
+      assert.equal((await store.getKey(old.id))!.expires_at, soon);
+      assert.equal((await store.getKey(old.id))!.status, 'active', 'works during the overlap');
+      // both keys count toward one allowance, exactly, under concurrency
+      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => store.consumeMonthly(i % 2 ? old.id : next.id, PERIOD, 5)));
+      assert.equal(results.filter((r) => r.admitted).length, 3);
+      assert.equal(await store.getMonthly(old.id, PERIOD), 5);
+      assert.equal(await store.getMonthly(next.id, PERIOD), 5);
+      await store.refundMonthly(next.id, PERIOD);
+      assert.equal(await store.getMonthly(old.id, PERIOD), 4);
+      // a set-plan on either key moves both
+      await store.setKeyPlan(next.id, 'pro');
+      assert.equal((await store.getKey(old.id))!.plan, 'pro');
+      // rolling the new key again keeps the same usage owner
+      const third = keyRecord('free');
+      await store.rollKey(next.id, third, new Date(Date.now() + 60_000).toISOString());
+      assert.equal((await store.getKey(third.id))!.usage_key_id, old.id);
+      assert.equal(await store.getMonthly(third.id, PERIOD), 4);
+      // the overlap ends: the old key reads as inactive (its stored status is unchanged)
+      const past = new Date(Date.now() - 1000).toISOString();
+      await store.rollKey(old.id, keyRecord('free'), past);
+      assert.equal((await store.findKeyByHash(old.key_hash))!.status, 'inactive');
+      assert.equal((await store.getKey(old.id))!.status, 'inactive');
+      assert.equal((await store.listKeys()).find((k) => k.id === old.id)!.status, 'inactive');
+      assert.equal((await store.findKeyByHash(next.key_hash))!.status, 'active');
+      await assert.rejects(store.rollKey('key_missing', keyRecord('free'), soon));
+    });
+
+    test('plans: delete refuses while any key uses the plan; private plans keep their flag', async () => {
+      await store.upsertPlan({ name: 'lc-del', monthly_limit: 1, per_minute_limit: 1 });
+      const k = keyRecord('lc-del');
+      await store.insertKey(k);
+      await store.setKeyStatus(k.id, 'revoked');
+      assert.deepEqual(await store.deletePlan('lc-del'), { deleted: false, reason: 'in_use', keys: 1 });
+      await store.setKeyPlan(k.id, 'free');
+      assert.deepEqual(await store.deletePlan('lc-del'), { deleted: true });
+      assert.equal(await store.getPlan('lc-del'), null);
+      assert.deepEqual(await store.deletePlan('lc-del'), { deleted: false, reason: 'not_found' });
+
+      await store.upsertPlan({ name: 'lc-test', monthly_limit: 9, per_minute_limit: 9, private: true });
+      assert.deepEqual(await store.getPlan('lc-test'), { name: 'lc-test', monthly_limit: 9, per_minute_limit: 9, private: true });
+      await store.upsertPlan({ name: 'lc-test', monthly_limit: 8, per_minute_limit: 8 });
+      assert.equal((await store.getPlan('lc-test'))!.private, true, 'an update without the flag keeps it');
+      assert.equal((await store.listPlans()).find((p) => p.name === 'lc-test')!.private, true);
+      await store.upsertPlan({ name: 'lc-test', monthly_limit: 8, per_minute_limit: 8, private: false });
+      assert.deepEqual(await store.getPlan('lc-test'), { name: 'lc-test', monthly_limit: 8, per_minute_limit: 8 });
+    });
+
+    test('daily usage: counted in the same transaction as the month, refunds included', async () => {
+      const k = keyRecord('free');
+      await store.insertKey(k);
+      const today = new Date().toISOString().slice(0, 10);
+      const results = await Promise.all(Array.from({ length: 30 }, () => store.consumeMonthly(k.id, PERIOD, 12)));
+      assert.equal(results.filter((r) => r.admitted).length, 12);
+      await store.refundMonthly(k.id, PERIOD);
+      assert.deepEqual(await store.dailyUsage(k.id, '2000-01-01', today), [{ day: today, used: 11 }]);
+      assert.equal(await store.getMonthly(k.id, PERIOD), 11);
+      assert.deepEqual(await store.dailyUsage(k.id, '2000-01-01', '2000-01-31'), []);
+      assert.deepEqual(await store.dailyUsage('key_missing', '2000-01-01', today), []);
     });
 
     test('durability: close and reopen keeps keys, plans, statuses and usage', async () => {
