@@ -6,7 +6,7 @@
 // The demo twins themselves are registered from src/routes/demo-twin.ts, which calls these.
 import crypto from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { ApiError } from './errors.ts';
+import { ApiError, retryPhrase } from './errors.ts';
 import { clientIp, ipBucket, networkBuckets } from './client-address.ts';
 import type { GatewayContext } from './context.ts';
 import type { EngineAnswer } from './engine-client.ts';
@@ -69,18 +69,18 @@ export async function admitDemo(ctx: GatewayContext, request: FastifyRequest, ke
   const checks: Check[] = [];
   if (site) {
     const share = Math.max(1, Math.floor((d.dailyCap * d.networkDailySharePercent) / 100));
-    checks.push({ key: `demo:netday:${day}:${site}`, limit: share, windowMs: DAY, daily: true, refusal: () => `The demo allows at most ${share} requests per day from one network (${site}); it renews at 00:00 UTC.` });
-    if (site !== subnet) checks.push({ key: `demo:net:${site}`, limit: d.perSitePerHour, windowMs: HOUR, refusal: (r) => `Demo limit of ${d.perSitePerHour} requests per hour per network (${site}) reached. Retry in ${r} s.` });
+    checks.push({ key: `demo:netday:${day}:${site}`, limit: share, windowMs: DAY, daily: true, refusal: () => `The demo allows at most ${share} requests per day from one network (${site}); it renews at 00:00 UTC: ${retryPhrase(now, untilNextUtcMidnight(now))}.` });
+    if (site !== subnet) checks.push({ key: `demo:net:${site}`, limit: d.perSitePerHour, windowMs: HOUR, refusal: (r) => `Demo limit of ${d.perSitePerHour} requests per hour per network (${site}) reached; ${retryPhrase(now, r)}.` });
   }
-  if (subnet) checks.push({ key: `demo:net:${subnet}`, limit: d.perSubnetPerHour, windowMs: HOUR, refusal: (r) => `Demo limit of ${d.perSubnetPerHour} requests per hour per network (${subnet}) reached. Retry in ${r} s.` });
+  if (subnet) checks.push({ key: `demo:net:${subnet}`, limit: d.perSubnetPerHour, windowMs: HOUR, refusal: (r) => `Demo limit of ${d.perSubnetPerHour} requests per hour per network (${subnet}) reached; ${retryPhrase(now, r)}.` });
   // the caller's own windows: minute before hour (same bucket, so nothing new is created either way),
   // so a burst refused by the minute limit never touches the hour count it reports
   checks.push(
-    { key: `demo:minute:${bucket}`, limit: d.perIpPerMinute, windowMs: 60_000, refusal: (r) => `Demo limit of ${d.perIpPerMinute} requests per minute per IP reached. Retry in ${r} s.` },
-    { key: `demo:hour:${bucket}`, limit: d.perIpPerHour, windowMs: HOUR, refusal: (r) => `Demo limit of ${d.perIpPerHour} requests per hour per IP reached. Retry in ${r} s.` },
+    { key: `demo:minute:${bucket}`, limit: d.perIpPerMinute, windowMs: 60_000, refusal: (r) => `Demo limit of ${d.perIpPerMinute} requests per minute per IP reached; ${retryPhrase(now, r)}.` },
+    { key: `demo:hour:${bucket}`, limit: d.perIpPerHour, windowMs: HOUR, refusal: (r) => `Demo limit of ${d.perIpPerHour} requests per hour per IP reached; ${retryPhrase(now, r)}.` },
   );
   const capReached = () =>
-    new ApiError('DEMO_DAILY_CAP_REACHED', `The demo daily cap of ${d.dailyCap} requests across all callers is reached; it renews at 00:00 UTC. Get a key at ${how.plans} and call ${keyedPath} with it.`, { 'Retry-After': String(untilNextUtcMidnight(now)) }, how);
+    new ApiError('DEMO_DAILY_CAP_REACHED', `The demo daily cap of ${d.dailyCap} requests across all callers is reached; it renews at 00:00 UTC: ${retryPhrase(now, untilNextUtcMidnight(now))}. Get a key at ${how.plans} and call ${keyedPath} with it.`, { 'Retry-After': String(untilNextUtcMidnight(now)) }, how);
   let results;
   try {
     if (!(await ctx.limiter.peek(dayCap.key, dayCap.limit, dayCap.windowMs)).allowed) throw capReached();

@@ -35,3 +35,30 @@ export class ApiError extends Error {
 export function errorBody(code: string, message: string, requestId: string, details: Record<string, unknown> = {}) {
   return { ok: false as const, error: { code, message, request_id: requestId, ...details } };
 }
+
+/**
+ * A wait said as a time and a duration, for people reading an error: "retry after 14:05 UTC, in
+ * 51 min"; seconds under two minutes ("after 13:25:07 UTC, in 45 s"); the date for a day or more
+ * ("after 2026-12-01 00:00 UTC, in 7 d 10 h").
+ */
+export function retryPhrase(now: Date, seconds: number): string {
+  const at = new Date(now.getTime() + seconds * 1000);
+  const iso = at.toISOString();
+  let when: string;
+  let dur: string;
+  if (seconds < 120) {
+    when = `${iso.slice(11, 19)} UTC`;
+    dur = `${seconds} s`;
+  } else if (seconds < 86_400) {
+    when = `${iso.slice(11, 16)} UTC`;
+    const h = Math.floor(seconds / 3600);
+    const m = Math.round((seconds % 3600) / 60);
+    dur = h ? `${h} h${m ? ` ${m} min` : ''}` : `${m} min`;
+  } else {
+    when = `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+    const d = Math.floor(seconds / 86_400);
+    const h = Math.round((seconds % 86_400) / 3600);
+    dur = `${d} d${h ? ` ${h} h` : ''}`;
+  }
+  return `retry after ${when}, in ${dur}`;
+}

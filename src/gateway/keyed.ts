@@ -8,12 +8,13 @@
 // before a store look-up, so guessing keys costs no database work. The count is kept in process
 // memory (bounded LRU): with N processes an address gets at most N times the limit.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from './errors.ts';
+import { ApiError, retryPhrase } from './errors.ts';
 import { hashKey, looksLikeKey } from './keys.ts';
 import type { GatewayContext } from './context.ts';
 import { monthBounds, monthPeriod } from '../store/ports.ts';
 import { LimiterUnavailableError, MemoryWindowLimiter } from '../store/limiter.ts';
 import { clientIp, ipBucket } from './client-address.ts';
+import { plansUrl } from './demo.ts';
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
@@ -38,7 +39,7 @@ export function authenticate(ctx: GatewayContext) {
     const seen = await lim.peek(bucket, limit, 60_000);
     if (!seen.allowed) {
       const retry = Math.max(1, Math.ceil((seen.resetAt - Date.now()) / 1000));
-      throw new ApiError('RATE_LIMITED', `Too many failed authentications from this address (${limit} per minute). Retry in ${retry} s with a valid key.`, { 'Retry-After': String(retry) });
+      throw new ApiError('RATE_LIMITED', `Too many failed authentications from this address (${limit} per minute); ${retryPhrase(ctx.now(), retry)}, with a valid key.`, { 'Retry-After': String(retry) });
     }
     const fail = async (message: string): Promise<never> => {
       await lim.hit(bucket, limit, 60_000);
@@ -47,7 +48,7 @@ export function authenticate(ctx: GatewayContext) {
     const m = BEARER.exec(header);
     if (!m) return fail('Malformed Authorization header. Use the Bearer scheme: "Authorization: Bearer <API key>".');
     const key = m[1]!;
-    if (!looksLikeKey(key)) return fail('Unknown API key.');
+    if (!looksLikeKey(key)) return fail(unknownKey(ctx));
     let rec;
     let plan;
     try {
@@ -56,8 +57,8 @@ export function authenticate(ctx: GatewayContext) {
     } catch (e) {
       storeDown(e);
     }
-    if (!rec) return fail('Unknown API key.');
-    if (rec.status === 'revoked') return fail('This API key has been revoked.');
+    if (!rec) return fail(unknownKey(ctx));
+    if (rec.status === 'revoked') return fail(`This API key has been revoked and cannot be used again. Ask the operator of this service for a new key (the plans are at ${plansUrl(ctx)}); operators create one with "admin keys create".`);
     if (rec.status !== 'active') return fail('This API key is inactive.');
     if (!plan) throw new ApiError('INTERNAL_ERROR', `The plan "${rec.plan}" of this key does not exist.`);
     request.account = { key: rec, plan, period: monthPeriod(ctx.now()), counted: false };
@@ -99,7 +100,7 @@ export function meter(ctx: GatewayContext) {
     const now = ctx.now().getTime();
     if (!minute.allowed) {
       const retry = Math.max(1, Math.ceil((minute.resetAt - now) / 1000));
-      throw new ApiError('RATE_LIMITED', `Per-minute limit of ${a.plan.per_minute_limit} requests for plan "${a.plan.name}" reached. Retry in ${retry} s.`, {
+      throw new ApiError('RATE_LIMITED', `Per-minute limit of ${a.plan.per_minute_limit} requests for plan "${a.plan.name}" reached; ${retryPhrase(ctx.now(), retry)}.`, {
         'Retry-After': String(retry),
       });
     }
@@ -116,12 +117,30 @@ export function meter(ctx: GatewayContext) {
       await ctx.limiter.refund(`key:${a.key.id}`, a.plan.per_minute_limit, 60_000);
       minuteHeaders(reply, { ...minute, remaining: Math.min(minute.limit, minute.remaining + 1) });
       const retry = Math.max(1, Math.ceil((monthBounds(ctx.now()).end.getTime() - now) / 1000));
-      throw new ApiError('QUOTA_EXCEEDED', `Monthly allowance of ${a.plan.monthly_limit} requests for plan "${a.plan.name}" is used up. It renews at 00:00 UTC on the 1st.`, {
+      const next = await nextPlanUp(ctx, a.plan);
+      const more = next
+        ? ` For more now, move to plan "${next.name}" (${next.monthly_limit.toLocaleString('en-US')} requests a month): see ${plansUrl(ctx)}.`
+        : ` See ${plansUrl(ctx)} for the plans.`;
+      throw new ApiError('QUOTA_EXCEEDED', `Monthly allowance of ${a.plan.monthly_limit} requests for plan "${a.plan.name}" is used up; it renews at 00:00 UTC on the 1st: ${retryPhrase(ctx.now(), retry)}.${more}`, {
         'Retry-After': String(retry),
-      });
+      }, { plans: plansUrl(ctx), ...(next ? { next_plan: next.name } : {}) });
     }
     a.counted = true;
   };
+}
+
+function unknownKey(ctx: GatewayContext): string {
+  return `Unknown API key. Check that it was copied whole (it starts with dis_live_). To get a key, ask the operator of this service (the plans are at ${plansUrl(ctx)}); operators create one with "admin keys create".`;
+}
+
+/** The public plan with the smallest monthly allowance above this one, if any. */
+async function nextPlanUp(ctx: GatewayContext, plan: { name: string; monthly_limit: number }) {
+  try {
+    const plans = (await ctx.store.listPlans()) as { name: string; monthly_limit: number; private?: boolean }[];
+    return plans.filter((p) => !p.private && p.monthly_limit > plan.monthly_limit).sort((x, y) => x.monthly_limit - y.monthly_limit)[0] ?? null;
+  } catch {
+    return null;
+  }
 }
 
 /** Gives back a counted request that failed on our side. */
@@ -149,7 +168,7 @@ export async function peekHeaders(ctx: GatewayContext, request: FastifyRequest, 
     minuteHeaders(reply, minute);
     if (!minute.allowed) {
       const retry = Math.max(1, Math.ceil((minute.resetAt - ctx.now().getTime()) / 1000));
-      throw new ApiError('RATE_LIMITED', `Per-minute limit of ${a.plan.per_minute_limit} requests for plan "${a.plan.name}" reached; /v1/usage answers again in ${retry} s.`, {
+      throw new ApiError('RATE_LIMITED', `Per-minute limit of ${a.plan.per_minute_limit} requests for plan "${a.plan.name}" reached; /v1/usage answers again: ${retryPhrase(ctx.now(), retry)}.`, {
         'Retry-After': String(retry),
       });
     }
