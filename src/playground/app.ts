@@ -233,13 +233,15 @@ function boundary(message: string): HTMLElement {
   return h('p', { class: 'boundary', 'data-boundary': '' }, message);
 }
 
-function factsSection(profile: Json): HTMLElement[] {
+/** A profile's facts, each with its value and its source; the boundary when there are none. */
+function factsList(profile: Json): HTMLElement {
   const facts = Object.entries((profile.facts ?? {}) as Json);
-  if (!facts.length) return [h('h3', {}, 'Facts'), boundary('No sourced facts are recorded for this entity in this release.')];
-  return [
-    h('h3', {}, 'Facts'),
-    h('dl', { class: 'facts' }, ...facts.flatMap(([k, f]) => [h('dt', {}, label(k)), h('dd', {}, ...renderValue((f as Json).value), provenanceOf((f as Json).provenance))])),
-  ];
+  if (!facts.length) return boundary('No sourced facts are recorded for this entity in this release.');
+  return h('dl', { class: 'facts' }, ...facts.flatMap(([k, f]) => [h('dt', {}, label(k)), h('dd', {}, ...renderValue((f as Json).value), provenanceOf((f as Json).provenance))]));
+}
+
+function factsSection(profile: Json): HTMLElement[] {
+  return [h('h3', {}, 'Facts'), factsList(profile)];
 }
 
 function aliasesSection(profile: Json): HTMLElement[] {
@@ -410,16 +412,13 @@ function startCompare(name: string) {
 function compareSide(side: Json, which: string): HTMLElement {
   const profile: Json = side.profile ?? {};
   const name = String(profile.canonical_name ?? side.resolution?.canonical_name ?? side.query);
-  const facts = Object.entries((profile.facts ?? {}) as Json);
   const exprs: Json[] = side.reference_expressions ?? [];
   return h(
     'div',
     { 'data-side': which },
     h('h3', {}, name),
     h('p', { class: 'meta' }, [`“${side.query}”`, side.state, String(profile.entity_type ?? '').replace(/_/g, ' '), profile.domain].filter(Boolean).join(' · ')),
-    facts.length
-      ? h('dl', { class: 'facts' }, ...facts.flatMap(([k, f]) => [h('dt', {}, label(k)), h('dd', {}, ...renderValue((f as Json).value), provenanceOf((f as Json).provenance))]))
-      : boundary('No sourced facts are recorded.'),
+    factsList(profile),
     h('h4', {}, 'Taste profile'),
     exprs.length
       ? h('ul', {}, ...exprs.map((x) => h('li', {}, String(x.expression_name), x.body ? `: ${x.body}` : '', x.primary_aromas?.length ? ` Aromas: ${x.primary_aromas.join(', ')}.` : '')))
