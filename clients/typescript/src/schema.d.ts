@@ -77,7 +77,7 @@ export interface paths {
         };
         /**
          * Plans and their limits
-         * @description Monthly allowance (calendar month, UTC) and per-minute limit of each plan. Keys are issued by the operator with the admin CLI.
+         * @description Monthly allowance (calendar month, UTC) and per-minute limit of each public plan (private plans are not listed). Keys are issued by the operator with the admin CLI.
          */
         get: {
             parameters: {
@@ -126,11 +126,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -511,11 +513,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -550,11 +554,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -589,11 +595,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -629,11 +637,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -668,11 +678,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -708,11 +720,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -1104,11 +1118,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -1143,11 +1159,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -1184,11 +1202,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -1223,11 +1243,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -1263,11 +1285,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -1406,11 +1430,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -1447,11 +1473,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -1486,11 +1514,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -1526,11 +1556,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -1752,11 +1784,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -1791,11 +1825,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -1832,11 +1868,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -1871,11 +1909,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -1911,11 +1951,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -2167,11 +2209,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -2206,11 +2250,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -2247,11 +2293,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -2286,11 +2334,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -2326,11 +2376,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -2540,11 +2592,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -2579,11 +2633,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -2620,11 +2676,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -2659,11 +2717,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -2699,11 +2759,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -2859,11 +2921,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -2900,11 +2964,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -2939,11 +3005,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -2979,11 +3047,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -3111,11 +3181,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -3150,11 +3222,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -3190,11 +3264,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -3229,11 +3305,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -3269,11 +3347,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -3484,11 +3564,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -3523,11 +3605,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -3562,11 +3646,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -3602,11 +3688,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -3641,11 +3729,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -3681,11 +3771,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -3926,11 +4018,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -3965,11 +4059,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -4004,11 +4100,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -4044,11 +4142,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -4083,11 +4183,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -4123,11 +4225,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -4326,11 +4430,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -4365,11 +4471,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -4404,11 +4512,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -4444,11 +4554,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -4483,11 +4595,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -4523,11 +4637,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -4674,11 +4790,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -4713,11 +4831,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -4753,11 +4873,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -4792,11 +4914,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -4832,11 +4956,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -4945,11 +5071,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -4984,11 +5112,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -5025,11 +5155,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -5064,11 +5196,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
@@ -5105,11 +5239,13 @@ export interface paths {
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
                                 message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
                                 /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
                                 parameter?: string;
                                 /**
                                  * Format: uri
-                                 * @description Demo limit errors: where to get a key.
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
                                 /** @description Same value as the X-Request-Id response header. */
