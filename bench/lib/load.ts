@@ -45,6 +45,28 @@ export interface WrkResult {
   p50ms: number;
   p99ms: number;
   non2xx: number;
+  /** Requests wrk completed in the run. */
+  requests: number;
+}
+
+const TICK_US = 1e6 / 100; // USER_HZ is 100 on Linux
+
+/** User + system CPU time of a process so far, in microseconds (all its threads), from /proc. */
+export function cpuUs(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) * TICK_US; // fields 14 and 15 (utime, stime)
+}
+
+/** CPU microseconds summed over several processes; a process that ended in between counts 0. */
+export function cpuUsOf(pids: number[]): number {
+  let t = 0;
+  for (const p of pids) {
+    try {
+      t += cpuUs(p);
+    } catch {}
+  }
+  return t;
 }
 
 function toMs(s: string): number {
@@ -54,9 +76,10 @@ function toMs(s: string): number {
   return m[2] === 'us' ? v / 1000 : m[2] === 's' ? v * 1000 : v;
 }
 
-export function wrk(url: string, opts: { seconds?: number; connections?: number; header?: string } = {}): WrkResult {
+export function wrk(url: string, opts: { seconds?: number; connections?: number; header?: string; script?: string } = {}): WrkResult {
   const args = ['-t1', `-c${opts.connections ?? 32}`, `-d${opts.seconds ?? 8}s`, '--latency'];
   if (opts.header) args.push('-H', opts.header);
+  if (opts.script) args.push('-s', opts.script);
   const out = execSync(`wrk ${args.map((a) => `'${a}'`).join(' ')} '${url}'`, { encoding: 'utf8' });
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)![1]);
   if (!/99%/.test(out)) throw new Error(`unexpected wrk output:\n${out}`);
@@ -69,5 +92,6 @@ export function wrk(url: string, opts: { seconds?: number; connections?: number;
     throw new Error(`${(e as Error).message} in wrk output:\n${out}`);
   }
   const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
-  return { rps, p50ms: p50, p99ms: p99, non2xx };
+  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
+  return { rps, p50ms: p50, p99ms: p99, non2xx, requests };
 }
