@@ -60,7 +60,12 @@ function languageName(code: string): string {
 // ---------------------------------------------------------------------------------------------
 // Talking to the demo twins
 
-class DemoLimited extends Error {}
+/** The demo refused this call (sent: true) or the page held it back until the retry time (sent: false). */
+class DemoLimited extends Error {
+  constructor(readonly sent: boolean) {
+    super(sent ? 'refused by the demo limit' : 'held back until the demo limit resets');
+  }
+}
 
 interface DemoResult {
   ok: boolean;
@@ -70,6 +75,12 @@ interface DemoResult {
 
 let blockedUntil = 0;
 
+function duration(seconds: number): string {
+  if (seconds < 120) return `${seconds} s`;
+  if (seconds < 7200) return `${Math.ceil(seconds / 60)} min`;
+  return `${Math.floor(seconds / 3600)} h ${Math.ceil((seconds % 3600) / 60)} min`;
+}
+
 function showLimit(body: Json, retryAfterSeconds: number) {
   const err = body.error ?? {};
   blockedUntil = Date.now() + retryAfterSeconds * 1000;
@@ -78,7 +89,7 @@ function showLimit(body: Json, retryAfterSeconds: number) {
   box.replaceChildren(
     h('strong', {}, err.code === 'DEMO_DAILY_CAP_REACHED' ? 'The demo daily cap is reached.' : 'Demo limit reached.'),
     h('p', { id: 'limit-message' }, String(err.message ?? 'The demo limit is reached.')),
-    h('p', { id: 'limit-retry' }, `You can try again at ${at.toLocaleTimeString('en-GB')} (in ${retryAfterSeconds} s). The page will not retry on its own.`),
+    h('p', { id: 'limit-retry' }, `You can try again at ${at.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZoneName: 'short' })} (in ${duration(retryAfterSeconds)}). The page will not retry on its own.`),
     h('p', {}, h('a', { href: typeof err.plans === 'string' ? err.plans : '/plans', id: 'limit-plans' }, 'See the plans and get a key'), ' for more requests.'),
   );
   box.hidden = false;
@@ -93,7 +104,7 @@ function updateDemo(demo: Json | undefined) {
 
 /** One call to a demo twin. Throws DemoLimited while (or when) the demo refuses; never retries. */
 async function callDemo(endpoint: string, params: Record<string, string>, signal?: AbortSignal): Promise<DemoResult> {
-  if (Date.now() < blockedUntil) throw new DemoLimited('waiting for the demo limit to reset');
+  if (Date.now() < blockedUntil) throw new DemoLimited(false);
   const res = await fetch(`/v1/demo/${endpoint}?${new URLSearchParams(params)}`, { signal, headers: { Accept: 'application/json' } });
   let body: Json;
   try {
@@ -105,7 +116,7 @@ async function callDemo(endpoint: string, params: Record<string, string>, signal
   if (code === 'DEMO_RATE_LIMITED' || code === 'DEMO_DAILY_CAP_REACHED') {
     const retry = Number.parseInt(res.headers.get('Retry-After') ?? '', 10);
     showLimit(body, Number.isFinite(retry) && retry > 0 ? retry : 60);
-    throw new DemoLimited(String(body.error.message));
+    throw new DemoLimited(true);
   }
   if (res.ok) {
     $('limit').hidden = true;
@@ -115,7 +126,7 @@ async function callDemo(endpoint: string, params: Record<string, string>, signal
 }
 
 function errorText(err: unknown): string {
-  if (err instanceof DemoLimited) return `Not sent: the demo limit is reached (see the message above).`;
+  if (err instanceof DemoLimited) return err.sent ? 'Refused: the demo limit is reached (see the message below).' : 'Not sent: the demo limit is reached (see the message below).';
   return 'The service did not answer. Check that it is running and try again.';
 }
 
@@ -183,6 +194,7 @@ async function search(term: string) {
     if (ctl.signal.aborted) return;
     lastTerm = ''; // not answered: the same term may be sent again by the user
     $('search-status').textContent = errorText(err);
+    $('matches').replaceChildren(); // the list belonged to another term
   }
 }
 

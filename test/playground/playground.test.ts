@@ -27,7 +27,7 @@ async function serve(env: Record<string, string>) {
 
 /** A page that records every request it makes. */
 async function openPage(browser: Browser, base: string, viewport = { width: 1280, height: 900 }) {
-  const context = await browser.newContext({ viewport });
+  const context = await browser.newContext({ viewport, timezoneId: 'UTC', locale: 'en-GB' });
   const page = await context.newPage();
   const requests: string[] = [];
   page.on('request', (r) => requests.push(r.url()));
@@ -297,14 +297,19 @@ describe('playground under the demo limit', { skip: NO_BROWSER }, () => {
     const message = await page.textContent('#limit-message');
     assert.equal(message, await refused, "the API's own message");
     assert.match(message!, /^Demo limit of 3 requests per minute per IP reached.*Get a key at .*\/plans/);
-    assert.match((await page.textContent('#limit-retry'))!, /You can try again at \d\d:\d\d:\d\d \(in \d+ s\)\. The page will not retry on its own\./);
+    assert.match((await page.textContent('#limit-retry'))!, /You can try again at \d\d:\d\d:\d\d UTC \(in \d+ s\)\. The page will not retry on its own\./);
     assert.match((await page.getAttribute('#limit-plans', 'href'))!, /\/plans$/);
     assert.equal(demoCalls(), 4);
+    await page.waitForFunction(() => document.getElementById('search-status')?.textContent?.startsWith('Refused: the demo limit is reached'), null, WAIT);
+    assert.equal(await page.locator('#matches li').count(), 0, 'no list left over from another term');
     await shot(page, 'rate-limited');
     // more typing while refused sends nothing: the page says so instead
     await page.fill('#q', 'nebbiolo');
     await page.waitForFunction(() => document.getElementById('search-status')?.textContent?.startsWith('Not sent: the demo limit is reached'), null, WAIT);
-    await page.click('#matches button.match >> nth=0').catch(() => undefined);
+    await page.fill('#left', 'syrah');
+    await page.fill('#right', 'barolo');
+    await page.click('#compare-form button[type=submit]');
+    await page.waitForFunction(() => document.getElementById('compare-status')?.textContent?.startsWith('Not sent: the demo limit is reached'), null, WAIT);
     assert.equal(demoCalls(), 4, 'no request after the refusal');
     await close();
   });
@@ -321,7 +326,7 @@ describe('playground under the demo limit', { skip: NO_BROWSER }, () => {
       const message = await page.textContent('#limit-message');
       assert.equal(message, await refused, "the API's own message");
       assert.match(message!, /^The demo daily cap of 1 requests across all callers is reached/);
-      assert.match((await page.textContent('#limit-retry'))!, /You can try again at \d\d:\d\d:\d\d \(in \d+ s\)/);
+      assert.match((await page.textContent('#limit-retry'))!, /You can try again at \d\d:\d\d:\d\d UTC \(in (\d+ h )?\d+ (min|s)\)/);
       const sent = requests.length;
       await page.fill('#q', 'nebbiolo');
       await page.waitForFunction(() => document.getElementById('search-status')?.textContent?.startsWith('Not sent'), null, WAIT);
