@@ -1,15 +1,16 @@
 // Admin CLI: `npm run --silent admin -- <command>` against the same DATABASE_URL as the server.
 //   keys create --client NAME --plan PLAN [--json] | keys list [--json]
 //   keys revoke ID | keys deactivate ID | keys activate ID
-//   plans list [--json] | plans set NAME --monthly N --per-minute M
-//   usage KEY_ID [--json]
+//   keys set-plan ID PLAN | keys roll ID [--overlap 24h] [--json]
+//   plans list [--json] | plans set NAME --monthly N --per-minute M [--private|--public] | plans delete NAME
+//   usage KEY_ID [--days N] [--json]
 //   db migrate | kb validate | kb stats [--json]
 // Keys are printed once at creation and stored only as SHA-256 hashes.
 import { parseArgs } from 'node:util';
 import { loadConfig, ConfigError, type Config } from '../config.ts';
 import { openAccountStore } from '../bootstrap.ts';
 import { generateKey, newKeyId } from '../gateway/keys.ts';
-import { monthBounds, monthPeriod, type AccountStore, type ApiKeyRecord } from '../store/ports.ts';
+import { dayOf, monthBounds, monthPeriod, type AccountStore, type ApiKeyRecord, type Plan } from '../store/ports.ts';
 import { validateKnowledgeBase } from '../engine/kb/validate.ts';
 import { kbStats } from '../engine/kb/stats.ts';
 
@@ -19,9 +20,12 @@ const HELP = `Usage: npm run --silent admin -- <command>
   keys create --client NAME --plan PLAN [--json]
   keys list [--json]
   keys revoke ID | keys deactivate ID | keys activate ID
+  keys set-plan ID PLAN
+  keys roll ID [--overlap 24h] [--json]
   plans list [--json]
-  plans set NAME --monthly N --per-minute M
-  usage KEY_ID [--json]
+  plans set NAME --monthly N --per-minute M [--private | --public]
+  plans delete NAME
+  usage KEY_ID [--days N] [--json]
   db migrate
   kb validate
   kb stats [--json]`;
@@ -31,8 +35,23 @@ function out(json: boolean, value: unknown, text: () => string) {
 }
 
 function keyView(k: ApiKeyRecord) {
-  return { id: k.id, display_prefix: k.display_prefix, client: k.client, plan: k.plan, status: k.status, created_at: k.created_at, last_used_at: k.last_used_at };
+  return {
+    id: k.id, display_prefix: k.display_prefix, client: k.client, plan: k.plan, status: k.status, created_at: k.created_at, last_used_at: k.last_used_at,
+    expires_at: k.expires_at ?? null, usage_key_id: k.usage_key_id ?? null,
+  };
 }
+
+/** `--overlap`: a whole number of s, m, h or d (no unit: hours); at most 90 days. */
+function overlapMs(v: string | undefined): number {
+  if (v === undefined) return 24 * 3_600_000;
+  const m = /^(\d+)([smhd]?)$/.exec(v.trim());
+  if (!m) throw new UsageError(`--overlap must be a duration such as 0, 30m, 24h or 7d, got "${v}"`);
+  const ms = Number(m[1]) * { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, '': 3_600_000 }[m[2] as 's' | 'm' | 'h' | 'd' | '']!;
+  if (ms > 90 * 86_400_000) throw new UsageError(`--overlap must be at most 90d, got "${v}"`);
+  return ms;
+}
+
+const PLAN_NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/;
 
 async function withStore<T>(config: Config, fn: (s: AccountStore) => Promise<T>): Promise<T> {
   const store = await openAccountStore(config);
@@ -63,10 +82,14 @@ export async function runAdmin(argv: string[], config: Config): Promise<number> 
       plan: { type: 'string' },
       monthly: { type: 'string' },
       'per-minute': { type: 'string' },
+      private: { type: 'boolean' },
+      public: { type: 'boolean' },
+      overlap: { type: 'string' },
+      days: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
-  const [group, action, arg] = positionals;
+  const [group, action, arg, arg2] = positionals;
   const json = values.json!;
   if (values.help || !group) {
     console.log(HELP);
@@ -112,19 +135,76 @@ export async function runAdmin(argv: string[], config: Config): Promise<number> 
         return 0;
       });
     }
+    case 'keys set-plan': {
+      if (!arg || !arg2) throw new UsageError('keys set-plan needs a key id and a plan: keys set-plan ID PLAN');
+      return withStore(config, async (store) => {
+        const k = await store.getKey(arg);
+        if (!k) throw new UsageError(`no key with id "${arg}"`);
+        const plan = await store.getPlan(arg2);
+        if (!plan) throw new UsageError(`unknown plan "${arg2}" (see: plans list)`);
+        await store.setKeyPlan(k.id, plan.name);
+        out(json, { id: k.id, plan: plan.name, previous_plan: k.plan }, () =>
+          `Key ${k.id} moved from plan ${k.plan} to ${plan.name} (and any key rolled with it); this month's usage carries over. A running server applies it within 2 s.`);
+        return 0;
+      });
+    }
+    case 'keys roll': {
+      if (!arg) throw new UsageError('keys roll needs a key id: keys roll ID [--overlap 24h]');
+      const overlap = overlapMs(values.overlap);
+      return withStore(config, async (store) => {
+        const old = await store.getKey(arg);
+        if (!old) throw new UsageError(`no key with id "${arg}"`);
+        if (old.status !== 'active') throw new UsageError(`key ${arg} is ${old.status}${old.expires_at ? ` (expired ${old.expires_at})` : ''}; only an active key can be rolled. Create a new key instead.`);
+        const { key, hash, displayPrefix } = generateKey();
+        const now = new Date();
+        const expiresAt = new Date(now.getTime() + overlap).toISOString();
+        const rec: ApiKeyRecord = {
+          id: newKeyId(), key_hash: hash, display_prefix: displayPrefix, client: old.client, plan: old.plan, status: 'active',
+          created_at: now.toISOString(), last_used_at: null, usage_key_id: old.usage_key_id ?? old.id, expires_at: null,
+        };
+        await store.rollKey(old.id, rec, expiresAt);
+        const oldNow = await store.getKey(old.id);
+        const oldEnds = oldNow?.expires_at ?? expiresAt;
+        out(json, { id: rec.id, key, client: old.client, plan: old.plan, status: rec.status, replaces: old.id, old_key_expires_at: oldEnds }, () =>
+          `Created key ${rec.id} for ${old.client} on plan ${old.plan}, replacing ${old.id}.\n\n  ${key}\n\n` +
+          `This is the only time the key is shown. Store it safely.\nThe old key ${old.id} works until ${oldEnds}; both count toward one monthly usage.`);
+        return 0;
+      });
+    }
     case 'plans list':
       return withStore(config, async (store) => {
         const plans = await store.listPlans();
-        out(json, plans, () => plans.map((p) => `${p.name.padEnd(12)} monthly ${String(p.monthly_limit).padStart(10)}  per minute ${p.per_minute_limit}`).join('\n'));
+        out(json, plans.map((p) => ({ ...p, private: p.private ?? false })), () =>
+          plans.map((p) => `${p.name.padEnd(12)} monthly ${String(p.monthly_limit).padStart(10)}  per minute ${p.per_minute_limit}${p.private ? '  (private: not on /plans)' : ''}`).join('\n'));
         return 0;
       });
     case 'plans set': {
-      if (!arg || !/^[a-z0-9][a-z0-9_-]{0,39}$/.test(arg)) throw new UsageError('plans set needs a NAME of lowercase letters, digits, - or _');
-      const monthly = wholeNumber('--monthly', values.monthly);
-      const perMinute = wholeNumber('--per-minute', values['per-minute']);
+      if (!arg || !PLAN_NAME.test(arg)) throw new UsageError('plans set needs a NAME of lowercase letters, digits, - or _');
+      if (values.private && values.public) throw new UsageError('give --private or --public, not both');
+      const visibility = values.private ? true : values.public ? false : undefined;
       return withStore(config, async (store) => {
-        await store.upsertPlan({ name: arg, monthly_limit: monthly, per_minute_limit: perMinute });
-        out(json, { name: arg, monthly_limit: monthly, per_minute_limit: perMinute }, () => `Plan ${arg}: monthly ${monthly}, per minute ${perMinute}.`);
+        const existing = await store.getPlan(arg);
+        // an existing plan keeps the limits not given; a new plan needs both
+        const monthly = values.monthly === undefined && existing ? existing.monthly_limit : wholeNumber('--monthly', values.monthly);
+        const perMinute = values['per-minute'] === undefined && existing ? existing.per_minute_limit : wholeNumber('--per-minute', values['per-minute']);
+        const plan: Plan = { name: arg, monthly_limit: monthly, per_minute_limit: perMinute };
+        if (visibility !== undefined) plan.private = visibility;
+        await store.upsertPlan(plan);
+        const isPrivate = visibility ?? existing?.private ?? false;
+        out(json, { name: arg, monthly_limit: monthly, per_minute_limit: perMinute, private: isPrivate }, () =>
+          `Plan ${arg}: monthly ${monthly}, per minute ${perMinute}${isPrivate ? ', private (not on /plans)' : ''}.`);
+        return 0;
+      });
+    }
+    case 'plans delete': {
+      if (!arg) throw new UsageError('plans delete needs a plan NAME');
+      return withStore(config, async (store) => {
+        const r = await store.deletePlan(arg);
+        if (!r.deleted && r.reason === 'not_found') throw new UsageError(`unknown plan "${arg}" (see: plans list)`);
+        if (!r.deleted && r.reason === 'in_use') {
+          throw new UsageError(`plan "${arg}" is used by ${r.keys} key(s) (any status); move them first with: keys set-plan ID PLAN (see: keys list)`);
+        }
+        out(json, { name: arg, deleted: true }, () => `Plan ${arg} deleted.`);
         return 0;
       });
     }
@@ -152,6 +232,9 @@ export async function runAdmin(argv: string[], config: Config): Promise<number> 
     }
     default:
       if (group === 'usage' && action) {
+        if (arg) throw new UsageError(`usage takes one key id, got "${positionals.slice(1).join(' ')}"`);
+        const days = values.days === undefined ? undefined : wholeNumber('--days', values.days);
+        if (days !== undefined && (days < 1 || days > 366)) throw new UsageError(`--days must be between 1 and 366, got ${days}`);
         return withStore(config, async (store) => {
           const k = await store.getKey(action);
           if (!k) throw new UsageError(`no key with id "${action}"`);
@@ -164,7 +247,19 @@ export async function runAdmin(argv: string[], config: Config): Promise<number> 
             plan: plan, usage: { period_start: start.toISOString(), period_end: end.toISOString(), used },
             remaining: plan ? Math.max(0, plan.monthly_limit - used) : 0,
           };
-          out(json, body, () => `${k.id} (${k.client}, ${k.status}) plan ${k.plan}: ${used} used of ${plan?.monthly_limit ?? '?'} in ${monthPeriod(now)}`);
+          const summary = `${k.id} (${k.client}, ${k.status}) plan ${k.plan}: ${used} used of ${plan?.monthly_limit ?? '?'} in ${monthPeriod(now)}`;
+          if (days === undefined) {
+            out(json, body, () => summary);
+            return 0;
+          }
+          // every UTC day of the window, oldest first, days without requests as 0
+          const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+          const window = Array.from({ length: days }, (_, i) => dayOf(new Date(today - (days - 1 - i) * 86_400_000)));
+          const counts = new Map((await store.dailyUsage(k.id, window[0]!, window[window.length - 1]!)).map((d) => [d.day, d.used]));
+          const daily = window.map((day) => ({ day, used: counts.get(day) ?? 0 }));
+          const total = daily.reduce((n, d) => n + d.used, 0);
+          out(json, { ...body, days, daily, total }, () =>
+            [summary, '', 'day (UTC)        requests', ...daily.map((d) => `${d.day}  ${String(d.used).padStart(10)}`), `${'total'.padEnd(10)}  ${String(total).padStart(10)}`].join('\n'));
           return 0;
         });
       }
@@ -172,18 +267,18 @@ export async function runAdmin(argv: string[], config: Config): Promise<number> 
   }
 }
 
+/** The command line's behaviour: runs the command, prints errors, returns the exit code (2: bad usage). */
+export async function adminMain(argv: string[], loadConf: () => Config = () => loadConfig()): Promise<number> {
+  try {
+    return await runAdmin(argv, loadConf());
+  } catch (e) {
+    console.error(`error: ${(e as Error).message}`);
+    return e instanceof UsageError || e instanceof ConfigError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1;
+  }
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   (async () => {
-    try {
-      process.exitCode = await runAdmin(process.argv.slice(2), loadConfig());
-    } catch (e) {
-      if (e instanceof UsageError || e instanceof ConfigError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-        console.error(`error: ${(e as Error).message}`);
-        process.exitCode = 2;
-      } else {
-        console.error(`error: ${(e as Error).message}`);
-        process.exitCode = 1;
-      }
-    }
+    process.exitCode = await adminMain(process.argv.slice(2));
   })();
 }
