@@ -12,7 +12,7 @@ import crypto from 'node:crypto';
 import pg from 'pg';
 import { STARTER_PLANS, withExpiry, type AccountStore, type ApiKeyRecord, type ConsumeResult, type DailyUsage, type DeletePlanResult, type KeyStatus, type Plan } from './ports.ts';
 
-const MIGRATIONS: { version: string; sql: string }[] = [
+export const MIGRATIONS: { version: string; sql: string }[] = [
   {
     version: '001_accounts',
     sql: `

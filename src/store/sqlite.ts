@@ -16,7 +16,7 @@ import path from 'node:path';
 import Database from 'libsql';
 import { STARTER_PLANS, dayOf, withExpiry, type AccountStore, type ApiKeyRecord, type ConsumeResult, type DailyUsage, type DeletePlanResult, type KeyStatus, type Plan } from './ports.ts';
 
-const MIGRATIONS: { version: string; sql: string }[] = [
+export const MIGRATIONS: { version: string; sql: string }[] = [
   {
     version: '001_accounts',
     sql: `
