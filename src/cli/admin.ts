@@ -130,6 +130,9 @@ export async function runAdmin(argv: string[], config: Config): Promise<number> 
         const k = await store.getKey(arg);
         if (!k) throw new UsageError(`no key with id "${arg}"`);
         if (k.status === 'revoked' && target !== 'revoked') throw new UsageError(`key ${arg} is revoked; a revoked key cannot be reactivated. Create a new key.`);
+        if (target === 'active' && k.expires_at && k.expires_at <= new Date().toISOString()) {
+          throw new UsageError(`key ${arg} was replaced by keys roll and stopped at ${k.expires_at}; it cannot be reactivated. Use the key that replaced it, or roll that one.`);
+        }
         await store.setKeyStatus(arg, target);
         out(json, { id: arg, status: target }, () => `Key ${arg} is now ${target}.`);
         return 0;

@@ -150,6 +150,9 @@ for (const backend of [sqliteBackend(), postgresBackend()]) {
       assert.equal(newest.status, 'active');
       assert.equal((await json('usage', newest.id)).usage.used, 6);
       // an inactive (expired) or revoked key cannot be rolled
+      const revive = (await admin('keys', 'activate', rolled.id));
+      assert.equal(revive.code, 2);
+      assert.match(revive.err, /replaced by keys roll.*cannot be reactivated/);
       const expired = (await admin('keys', 'roll', rolled.id));
       assert.equal(expired.code, 2);
       assert.match(expired.err, /only an active key can be rolled/);
