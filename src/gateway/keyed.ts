@@ -61,19 +61,30 @@ export function authenticate(ctx: GatewayContext) {
     if (rec.status === 'revoked') return fail(`This API key has been revoked and cannot be used again. Ask the operator of this service for a new key (the plans are at ${plansUrl(ctx)}); operators create one with "admin keys create".`);
     if (rec.status !== 'active') return fail('This API key is inactive.');
     if (!plan) throw new ApiError('INTERNAL_ERROR', `The plan "${rec.plan}" of this key does not exist.`);
-    request.account = { key: rec, plan, period: monthPeriod(ctx.now()), counted: false };
+    request.account = { key: rec, plan, period: monthOf(ctx.now()).period, counted: false };
     ctx.accounts.touch(rec.id);
   };
 }
 
 const epochSeconds = (ms: number) => Math.ceil(ms / 1000);
 
+/** The calendar month (UTC) holding `now`: kept until the clock leaves it, so a request builds no dates. */
+let month = { start: 0, end: -1, period: '' };
+function monthOf(now: Date) {
+  const t = now.getTime();
+  if (!(t >= month.start && t < month.end)) {
+    const b = monthBounds(now);
+    month = { start: b.start.getTime(), end: b.end.getTime(), period: monthPeriod(now) };
+  }
+  return month;
+}
+
 function monthlyHeaders(reply: FastifyReply, ctx: GatewayContext, request: FastifyRequest, used: number) {
   const a = request.account!;
   reply.header('X-RateLimit-Plan', a.plan.name);
   reply.header('X-RateLimit-Limit', a.plan.monthly_limit);
   reply.header('X-RateLimit-Remaining', Math.max(0, a.plan.monthly_limit - used));
-  reply.header('X-RateLimit-Reset', epochSeconds(monthBounds(ctx.now()).end.getTime()));
+  reply.header('X-RateLimit-Reset', epochSeconds(monthOf(ctx.now()).end));
 }
 
 function minuteHeaders(reply: FastifyReply, r: { limit: number; remaining: number; resetAt: number }) {

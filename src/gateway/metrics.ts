@@ -39,10 +39,19 @@ function tokenMatches(header: string | undefined, token: string): boolean {
 export function registerMetrics(app: FastifyInstance, ctx: GatewayContext) {
   const m = new Metrics();
   ctx.metrics = m;
+  // the labelled children are kept (bounded by routes × methods × statuses), so a request costs no
+  // label hashing in prom-client
+  const counters = new Map<string, ReturnType<typeof m.requests.labels>>();
+  const timers = new Map<string, ReturnType<typeof m.latency.labels>>();
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    m.requests.inc({ route, method: request.method, status: String(reply.statusCode) });
-    m.latency.observe({ route }, reply.elapsedTime / 1000);
+    const id = `${route} ${request.method} ${reply.statusCode}`;
+    let c = counters.get(id);
+    if (!c) counters.set(id, (c = m.requests.labels({ route, method: request.method, status: String(reply.statusCode) })));
+    c.inc();
+    let t = timers.get(route);
+    if (!t) timers.set(route, (t = m.latency.labels({ route })));
+    t.observe(reply.elapsedTime / 1000);
     done();
   });
   app.addHook('onError', (_request, _reply, err, done) => {

@@ -67,9 +67,17 @@ export function sendEngineResult(reply: FastifyReply, request: FastifyRequest, r
  */
 export function etagOf(version: string, op: EngineOp, params: EngineParams, demo: boolean): string {
   const canonical = Object.keys(params).sort().filter((k) => params[k] !== undefined).map((k) => `${k}=${params[k]}`).join('&');
-  const hash = crypto.createHash('sha256').update(`${version}\u0000${op}\u0000${canonical}`).digest('base64url').slice(0, 27);
+  const input = `${version}\u0000${op}\u0000${canonical}`;
+  let hash = etagHashes.get(input);
+  if (hash === undefined) {
+    // a bounded memo of recent tags: repeated requests cost no SHA-256
+    if (etagHashes.size >= ETAG_MEMO_ENTRIES) etagHashes.clear();
+    etagHashes.set(input, (hash = crypto.createHash('sha256').update(input).digest('base64url').slice(0, 27)));
+  }
   return demo ? `W/"${hash}"` : `"${hash}"`;
 }
+const ETAG_MEMO_ENTRIES = 10_000;
+const etagHashes = new Map<string, string>();
 
 /** If-None-Match (a list of tags, or *) against the current tag; weak comparison, as RFC 9110 asks. */
 export function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
