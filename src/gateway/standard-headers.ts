@@ -14,6 +14,18 @@ export const DEMO_EXPOSED_HEADERS = 'Retry-After, X-Request-Id, ETag';
 
 const num = (v: unknown) => (v === undefined || v === null || v === '' ? null : Number(v));
 
+/** Seconds in the calendar month (UTC) of `d`, kept until the clock leaves that month. */
+let month = { start: 0, end: -1, seconds: 0 };
+function secondsOfMonth(d: Date): number {
+  const t = d.getTime();
+  if (!(t >= month.start && t < month.end)) {
+    const start = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+    const end = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+    month = { start, end, seconds: Math.round((end - start) / 1000) };
+  }
+  return month.seconds;
+}
+
 export function registerStandardHeaders(app: FastifyInstance, now: () => Date = () => new Date()) {
   app.addHook('onSend', (request, reply, payload, done) => {
     const path = request.url;
@@ -24,15 +36,15 @@ export function registerStandardHeaders(app: FastifyInstance, now: () => Date = 
       if (reply.statusCode >= 400) reply.header('Cache-Control', 'no-store');
       const limit = num(reply.getHeader('X-RateLimit-Limit'));
       const minuteLimit = num(reply.getHeader('X-RateLimit-Minute-Limit'));
-      const nowS = Math.ceil(now().getTime() / 1000);
+      const d = now();
+      const nowS = Math.ceil(d.getTime() / 1000);
       const policies: string[] = [];
       const states: string[] = [];
       if (limit !== null) {
         const reset = num(reply.getHeader('X-RateLimit-Reset'));
         const remaining = num(reply.getHeader('X-RateLimit-Remaining'));
         // the monthly window: a calendar month, given as the seconds of the current one
-        const d = now();
-        const monthSeconds = Math.round((Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) - Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1)) / 1000);
+        const monthSeconds = secondsOfMonth(d);
         policies.push(`"monthly";q=${limit};w=${monthSeconds}`);
         if (remaining !== null && reset !== null) states.push(`"monthly";r=${remaining};t=${Math.max(0, reset - nowS)}`);
       }
