@@ -20,7 +20,7 @@ import entity, { entityRoute } from './routes/v1/entity.ts';
 import entities, { entitiesRoute } from './routes/v1/entities.ts';
 import usage from './routes/v1/usage.ts';
 import playground from './routes/playground.ts';
-import { addExamples, openApiInfo } from './routes/openapi.ts';
+import { addExamples, addServiceExamples, openApiInfo } from './routes/openapi.ts';
 import { registerMetrics } from './gateway/metrics.ts';
 import { registerStandardHeaders } from './gateway/standard-headers.ts';
 
@@ -231,7 +231,12 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}) {
   registerStandardHeaders(app, ctx.now);
   await app.register(swagger, { openapi: openApiInfo(ctx) });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true }, staticCSP: true, theme: { title: 'Drinks Intelligence API: documentation' } });
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  let serviceExamplesDone: Promise<void> | null = null;
+  const serviceExamples = () => (serviceExamplesDone ??= addServiceExamples(app.swagger() as never, (url) => app.inject({ url }), ctx.now()));
+  app.get('/openapi.json', { schema: { hide: true } }, async () => {
+    await serviceExamples();
+    return app.swagger();
+  });
 
   for (const route of [health, plans, resolveEntity, explain, pair, compare, entity, entities, usage, playground]) {
     await app.register(async (instance) => route(instance, ctx));
@@ -239,6 +244,8 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}) {
   // realistic examples from the knowledge base on every engine-backed 200 (the document is built once)
   app.addHook('onReady', async () => {
     await addExamples(app.swagger() as never, ctx, [resolveEntityRoute, explainRoute, pairRoute, compareRoute, entityRoute, entitiesRoute]);
+    // /health and /plans answer only once the app is ready: their examples are taken just after
+    setImmediate(() => void serviceExamples());
   });
   return app;
 }

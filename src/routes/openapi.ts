@@ -100,3 +100,34 @@ export async function addExamples(
     }
   }
 }
+
+/**
+ * Examples for the 200s that are not engine-backed: /health and /plans as this service answers them
+ * at start-up, /v1/usage as a starter-plan key would see it mid-month.
+ */
+export async function addServiceExamples(
+  doc: { paths?: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { example?: unknown }> }> }>> },
+  inject: (url: string) => Promise<{ statusCode: number; body: string }>,
+  now: Date,
+) {
+  const set = (path: string, example: unknown) => {
+    const json = doc.paths?.[path]?.get?.responses?.['200']?.content?.['application/json'];
+    if (json) json.example = example;
+  };
+  for (const path of ['/health', '/plans']) {
+    try {
+      const r = await inject(path);
+      if (r.statusCode === 200) set(path, JSON.parse(r.body));
+    } catch {
+      // the schema-only document stays
+    }
+  }
+  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+  set('/v1/usage', {
+    ok: true,
+    plan: { name: 'starter', monthly_limit: 50_000, per_minute_limit: 60 },
+    usage: { period_start: start.toISOString(), period_end: end.toISOString(), used: 1_234 },
+    remaining: 48_766,
+  });
+}

@@ -77,6 +77,9 @@ test('/openapi.json is OpenAPI 3.1, version 1.0.0-early-access, with every endpo
       assert.ok(ok.headers.ETag, `ETag header of ${p}`);
     }
     assert.equal(doc.paths['/v1/explain'].get.responses['200'].content['application/json'].example.profile.canonical_name, 'Syrah');
+    // and the other 200s: /health and /plans as answered, /v1/usage as a key would see it
+    for (const p of ['/health', '/plans', '/v1/usage']) assert.ok(doc.paths[p].get.responses['200'].content['application/json'].example, `example of ${p}`);
+    assert.equal(doc.paths['/health'].get.responses['200'].content['application/json'].example.status, 'ok');
     assert.match(JSON.stringify(doc.paths['/v1/entities/{entity_id}'].get.responses['404'].content['application/json'].schema.properties.error.properties.code), /"NOT_FOUND"/);
     const re = doc.paths['/v1/resolve-entity'].get;
     assert.deepEqual(re.security, [{ bearerAuth: [] }]);
