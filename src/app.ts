@@ -231,6 +231,9 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}) {
   registerStandardHeaders(app, ctx.now);
   await app.register(swagger, { openapi: openApiInfo(ctx) });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true }, staticCSP: true, theme: { title: 'Drinks Intelligence API: documentation' } });
+  // /health and /plans answer only once the app is ready, so their examples are taken on the first
+  // request for the document (never at start-up: an early health check would race the stores'
+  // first connections)
   let serviceExamplesDone: Promise<void> | null = null;
   const serviceExamples = () => (serviceExamplesDone ??= addServiceExamples(app.swagger() as never, (url) => app.inject({ url }), ctx.now()));
   app.get('/openapi.json', { schema: { hide: true } }, async () => {
@@ -244,8 +247,6 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}) {
   // realistic examples from the knowledge base on every engine-backed 200 (the document is built once)
   app.addHook('onReady', async () => {
     await addExamples(app.swagger() as never, ctx, [resolveEntityRoute, explainRoute, pairRoute, compareRoute, entityRoute, entitiesRoute]);
-    // /health and /plans answer only once the app is ready: their examples are taken just after
-    setImmediate(() => void serviceExamples());
   });
   return app;
 }
