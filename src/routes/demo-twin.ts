@@ -7,7 +7,7 @@ import { Type } from '@sinclair/typebox';
 import { ApiError, type ErrorCode } from '../gateway/errors.ts';
 import type { GatewayContext } from '../gateway/context.ts';
 import { admitDemo, assertDemoEnabled, demoCached, demoObject, demoPathOf } from '../gateway/demo.ts';
-import { callEngine, engineInput, errorResponses, etagOf, matchesIfNoneMatch, MAX_AGE_SECONDS, NOT_MODIFIED, sendEngineResult, type EngineRouteDef } from './engine-route.ts';
+import { callEngine, engineInput, errorResponses, NOT_MODIFIED, notModified, sendEngineResult, type EngineRouteDef } from './engine-route.ts';
 import { CACHE_HEADERS, DemoObject, REQUEST_ID_HEADER } from './schemas.ts';
 
 /** The keyed URL a demo request stands for: path parameters filled in, then the demo's query. */
@@ -60,9 +60,7 @@ export function registerDemoTwin(app: FastifyInstance, ctx: GatewayContext, def:
       const { result, cached } = await demoCached(ctx, `${def.op}?${JSON.stringify(params)}`, () => callEngine(ctx, request, def.op, params));
       if (d.cacheTtlSeconds > 0) ctx.metrics?.demoCache.inc({ result: cached ? 'hit' : 'miss' });
       if (result.status === 200) {
-        const etag = etagOf(result.version ?? ctx.engine.kbVersion ?? '', def.op, params, true);
-        reply.header('ETag', etag).header('Cache-Control', `public, max-age=${MAX_AGE_SECONDS}`);
-        if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
+        if (notModified(ctx, request, reply, def.op, params, result, true)) return reply.code(304).send();
       }
       const query = request.query as Record<string, unknown>;
       const declared = Object.fromEntries(Object.entries(query).filter(([k]) => demoParams.has(k)));

@@ -87,6 +87,16 @@ export function matchesIfNoneMatch(header: string | undefined, etag: string): bo
   return header.split(',').some((t) => t.trim().replace(/^W\//, '') === bare);
 }
 
+/**
+ * Sets ETag and Cache-Control on a 200 engine answer (keyed: strong and private; demo: weak and
+ * public) and says whether If-None-Match names it, so the caller answers 304.
+ */
+export function notModified(ctx: GatewayContext, request: FastifyRequest, reply: FastifyReply, op: EngineOp, params: EngineParams, result: EngineAnswer, demo: boolean): boolean {
+  const etag = etagOf(result.version ?? ctx.engine.kbVersion ?? '', op, params, demo);
+  reply.header('ETag', etag).header('Cache-Control', `${demo ? 'public' : 'private'}, max-age=${MAX_AGE_SECONDS}`);
+  return matchesIfNoneMatch(request.headers['if-none-match'], etag);
+}
+
 export function errorResponses(codes: ErrorCode[]) {
   const out: Record<number, TSchema> = {};
   const byStatus = new Map<number, ErrorCode[]>();
@@ -136,9 +146,7 @@ export function registerKeyed(app: FastifyInstance, ctx: GatewayContext, def: En
         await refundAnswered(ctx, request, reply);
         return sendEngineResult(reply, request, result);
       }
-      const etag = etagOf(result.version ?? ctx.engine.kbVersion ?? '', def.op, params, false);
-      reply.header('ETag', etag).header('Cache-Control', `private, max-age=${MAX_AGE_SECONDS}`);
-      if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
+      if (notModified(ctx, request, reply, def.op, params, result, false)) return reply.code(304).send();
       return sendEngineResult(reply, request, result);
     },
   });
