@@ -1,7 +1,15 @@
 // The gateway's one door to the engine, with two implementations chosen by configuration:
 // in-process (default) and HTTP to a separately started engine (`npm run engine`, ENGINE_URL).
 // Bodies and engine errors pass through unchanged; an unreachable engine is EngineUnavailableError.
-import { Client, Pool } from 'undici';
+import { createRequire } from 'node:module';
+import type { Client, Pool } from 'undici';
+
+// undici is only needed with ENGINE_URL: load it on first use, so the embedded default does not
+// pay for it at start-up (about 0.3 s of module loading on this machine).
+let undiciModule: typeof import('undici') | undefined;
+function undici(): typeof import('undici') {
+  return (undiciModule ??= createRequire(import.meta.url)('undici') as typeof import('undici'));
+}
 import { LRUCache } from 'lru-cache';
 import type { Engine, EngineResult } from '../engine/engine.ts';
 
@@ -189,8 +197,8 @@ export class HttpEngineClient implements EngineClient {
     this.maxInFlight = opts.maxInFlight ?? 256;
     this.breakerFailures = opts.breakerFailures ?? 5;
     this.breakerCooldownMs = opts.breakerCooldownMs ?? 2000;
-    this.pool = new Pool(baseUrl, { connections: 64, pipelining: 1, connectTimeout: Math.min(1000, this.timeoutMs), keepAliveTimeout: 10_000 });
-    this.healthClient = new Client(baseUrl, { pipelining: 1, connectTimeout: 1000, keepAliveTimeout: 10_000 });
+    this.pool = new (undici().Pool)(baseUrl, { connections: 64, pipelining: 1, connectTimeout: Math.min(1000, this.timeoutMs), keepAliveTimeout: 10_000 });
+    this.healthClient = new (undici().Client)(baseUrl, { pipelining: 1, connectTimeout: 1000, keepAliveTimeout: 10_000 });
   }
 
   /** Circuit state: closed (calls go through), open (calls fail at once), half-open (one probe). */

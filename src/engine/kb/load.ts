@@ -107,6 +107,12 @@ function checkArray<T>(schema: TSchema, files: { file: string; data: unknown }[]
       continue;
     }
     data.forEach((rec, i) => {
+      // Check() is the compiled fast path; the error walk (far slower) runs only for a record
+      // that fails it.
+      if (C.Check(rec)) {
+        out.push({ file, rec: rec as T });
+        return;
+      }
       const errs = [...C.Errors(rec)];
       if (errs.length) {
         for (const e of errs.slice(0, 5)) {
