@@ -27,13 +27,66 @@ function squash(s: string): string {
   return s.replace(NON_WORD, ' ').trim();
 }
 
+/**
+ * ASCII fast path (most queries): the same string as `squash`, optionally lower-cased, with
+ * apostrophes (' and `) dropped or treated as a word break, built without regular expressions.
+ * Returns `s` itself when it is already in that form; null when `s` has a character beyond ASCII
+ * (the Unicode path then applies).
+ */
+function asciiSquash(s: string, lower: boolean, dropApostrophes: boolean): string | null {
+  // first pass: already clean (word characters, single inner spaces)? then no string is built
+  let clean = true;
+  let prevSpace = true; // a leading space is not clean
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 128) return null;
+    if (!clean) continue;
+    if (c === 32) {
+      if (prevSpace) clean = false;
+      prevSpace = true;
+    } else if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (!lower && c >= 65 && c <= 90)) prevSpace = false;
+    else clean = false;
+  }
+  if (clean && !prevSpace) return s;
+  if (clean && s.length === 0) return s;
+  let out = '';
+  let pending = false;
+  let start = -1; // start of the current run of characters copied as they are
+  for (let i = 0; i <= s.length; i++) {
+    const c = i < s.length ? s.charCodeAt(i) : -1;
+    const keep = c !== -1 && ((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (!lower && c >= 65 && c <= 90));
+    if (keep) {
+      if (start < 0) {
+        if (pending && out.length > 0) out += ' ';
+        pending = false;
+        start = i;
+      }
+      continue;
+    }
+    if (start >= 0) {
+      out += s.slice(start, i);
+      start = -1;
+    }
+    if (c === -1) break;
+    if (lower && c >= 65 && c <= 90) {
+      if (pending && out.length > 0) out += ' ';
+      pending = false;
+      out += String.fromCharCode(c + 32);
+    } else if ((c === 39 || c === 96) && dropApostrophes) continue;
+    else pending = true;
+  }
+  return out;
+}
+
 /** Case, punctuation and white space normalised; letters as typed. */
 export function exactForm(s: string, apostrophe: '' | ' ' = ''): string {
-  return squash(s.normalize('NFC').toLowerCase().replace(APOSTROPHES, apostrophe));
+  return asciiSquash(s, true, apostrophe === '') ?? squash(s.normalize('NFC').toLowerCase().replace(APOSTROPHES, apostrophe));
 }
 
 /** Accents and ligatures folded away from an exact form. */
 export function fold(exact: string): string {
+  const ascii = asciiSquash(exact, true, false);
+  if (ascii !== null) return ascii;
   const folded = exact
     .replace(SPECIAL_RE, (c) => SPECIAL[c] ?? c)
     .normalize('NFKD')
@@ -139,6 +192,23 @@ function foldKeepCase(q: string): string[] {
 }
 
 export function queryForms(q: string): QueryForms {
+  const ascii = asciiSquash(q, true, true);
+  if (ascii !== null) {
+    // ASCII: exact and folded forms are the same string; cased tokens only when q has capitals
+    const folded = respell(ascii);
+    const tokens = folded ? folded.split(' ') : [];
+    let cased = tokens;
+    for (let i = 0; i < q.length; i++) {
+      const c = q.charCodeAt(i);
+      if (c >= 65 && c <= 90) {
+        const sq = asciiSquash(q, false, true)!;
+        const cs = sq ? sq.split(' ') : [];
+        cased = cs.length === tokens.length && cs.every((w, j) => w.toLowerCase() === tokens[j]) ? cs : tokens;
+        break;
+      }
+    }
+    return { exact: ascii, folded, foldedAlt: null, tokens, cased };
+  }
   const exact = exactForm(q);
   const folded = respell(fold(exact));
   const tokens = folded ? folded.split(' ') : [];
