@@ -7,7 +7,10 @@
 // cancelled and rolled back by the server and the caller's 503 is true. When the client gives up
 // anyway (the server or the network stopped answering), the outcome is unclear: the connection is
 // discarded and the count group is settled by its id (see dis_settle), so that usage ends equal to
-// the requests answered.
+// the requests answered. Every call on the request path has one deadline, STORE_TIMEOUT_MS + 1 s
+// (3 s by default), covering the wait for a pool connection, the statement and, for a count, settling
+// in the foreground: a silent server (a network that stopped passing data) is a 503 within it, and a
+// count still unclear then is settled in the background with its count given back.
 import crypto from 'node:crypto';
 import pg from 'pg';
 import { STARTER_PLANS, withExpiry, type AccountStore, type ApiKeyRecord, type ConsumeResult, type DailyUsage, type DeletePlanResult, type KeyStatus, type Plan } from './ports.ts';
@@ -176,7 +179,11 @@ const serverAnswered = (e: unknown) => e instanceof pg.DatabaseError;
 
 export interface PostgresStoreOptions {
   poolSize?: number;
-  /** server-side statement_timeout; the client's read timeout is 1 s longer */
+  /**
+   * server-side statement_timeout. Every call of the request path (connection wait, statement and,
+   * for a count, settling an unclear outcome) ends within a deadline 1 s longer, measured from the
+   * call (for a count, from each caller's arrival), so a silent server is a 503 in about 3 s.
+   */
   statementTimeoutMs?: number;
 }
 
@@ -219,9 +226,56 @@ export class PostgresAccountStore implements AccountStore {
     return this.unsettled.size;
   }
 
-  private async q<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
-    return (await this.pool.query(sql, params)).rows as T[];
+  private async q<T = Record<string, unknown>>(sql: string, params: unknown[] = [], deadline = Date.now() + this.deadlineMs): Promise<T[]> {
+    const client = await this.acquire(deadline);
+    try {
+      const r = await client.query(timed(sql, params, deadline));
+      client.release();
+      return r.rows as T[];
+    } catch (e) {
+      client.release(serverAnswered(e) ? undefined : true); // never reuse a connection in an unknown state
+      throw e;
+    }
   }
+
+  /**
+   * A pool connection by `deadline`, or StoreDeadlineError. The pool's own connectionTimeoutMillis
+   * (2 s) starts again for every wait; this bounds the wait for the call as a whole. A connection
+   * that arrives after the caller gave up goes back to the pool.
+   */
+  private async acquire(deadline: number): Promise<pg.PoolClient> {
+    const pending = this.pool.connect();
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      return await Promise.race([
+        pending,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new StoreDeadlineError('waiting for a connection')), msLeft(deadline));
+        }),
+      ]);
+    } catch (e) {
+      pending.then((c) => c.release(), () => undefined);
+      throw e;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+/** A store call's deadline passed before it could use a connection: nothing was sent. */
+export class StoreDeadlineError extends Error {
+  constructor(what: string) {
+    super(`PostgreSQL: no connection within the deadline (${what}); nothing was sent`);
+    this.name = 'StoreDeadlineError';
+  }
+}
+
+/** Below this, an unclear count is settled in the background instead of while the caller waits. */
+const MIN_SETTLE_MS = 50;
+const msLeft = (deadline: number) => Math.max(0, deadline - Date.now());
+/** A statement whose client-side read timeout is what is left until `deadline` (pg reads query_timeout per query). */
+const timed = (text: string, values: unknown[], deadline: number) => ({ text, values, query_timeout: Math.max(1, msLeft(deadline)) }) as pg.QueryConfig;
+/** How much longer than statement_timeout the client reads a count's answer; the rest of the deadline is for settling. */
+const COUNT_READ_MARGIN_MS = 500;
 
   async pendingMigrations(): Promise<string[]> {
     // read-only: several gateways start at once, and concurrent CREATE TABLE IF NOT EXISTS races
@@ -235,6 +289,8 @@ export class PostgresAccountStore implements AccountStore {
   async migrate(): Promise<string[]> {
     // its own connection, without the statement timeouts: the advisory lock may wait for another
     // gateway's migration, and a migration may take longer than one request should
+  /** each waiter's deadline (arrival + the call deadline), in the order of `waiting` */
+  deadlines: number[];
     const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: 5000 });
     await client.connect();
     const applied: string[] = [];
@@ -247,10 +303,15 @@ export class PostgresAccountStore implements AccountStore {
         try {
           await client.query(m.sql);
           await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [m.version]);
+  /** the whole budget of one call on the request path (statement_timeout + 1 s) */
+  private readonly deadlineMs: number;
+  private readonly statementTimeoutMs: number;
           if (m.version === '001_accounts') {
             for (const p of STARTER_PLANS) {
               await client.query('INSERT INTO plans (name, monthly_limit, per_minute_limit) VALUES ($1, $2, $3)', [p.name, p.monthly_limit, p.per_minute_limit]);
             }
+    this.deadlineMs = statementTimeoutMs + 1000;
+    this.statementTimeoutMs = statementTimeoutMs;
           }
           await client.query('COMMIT');
         } catch (e) {
@@ -380,7 +441,7 @@ export class PostgresAccountStore implements AccountStore {
   consumeMonthly(keyId: string, period: string, limit: number): Promise<ConsumeResult> {
     const id = `${keyId}\u0000${period}\u0000${limit}`;
     let g = this.groups.get(id);
-    if (!g) this.groups.set(id, (g = { keyId, period, limit, waiting: [], busy: false }));
+    if (!g) this.groups.set(id, (g = { keyId, period, limit, waiting: [], deadlines: [], busy: false }));
     const group = g;
     return new Promise((resolve, reject) => {
       group.waiting.push((r) => (r instanceof Error ? reject(r) : resolve(r)));
@@ -395,7 +456,7 @@ export class PostgresAccountStore implements AccountStore {
     const batch = g.waiting;
     g.waiting = [];
     try {
-      const results = await this.countBatch(g.keyId, g.period, g.limit, batch.length);
+      const results = await this.countBatch(g.keyId, g.period, g.limit, batch.length, deadline);
       batch.forEach((done, i) => done(results[i]!));
     } catch (e) {
       for (const done of batch) done(e as Error);
@@ -415,24 +476,30 @@ export class PostgresAccountStore implements AccountStore {
    * get the error, truly uncounted. Settling failed too: they get the error and the group is settled
    * in the background with its count given back, so usage ends equal to the requests answered.
    */
-  private async countBatch(keyId: string, period: string, limit: number, n: number): Promise<ConsumeResult[]> {
+  private async countBatch(keyId: string, period: string, limit: number, n: number, deadline: number): Promise<ConsumeResult[]> {
     const group = crypto.randomUUID();
-    const client = await this.pool.connect(); // failing here: nothing was sent
+    const client = await this.acquire(deadline); // failing here: nothing was sent
     let row: { before_used: string; admitted: string };
     try {
-      row = (await client.query('SELECT before_used, admitted FROM dis_count($1, $2, $3, $4, $5)', [group, keyId, period, limit, n])).rows[0];
+      // the server cancels a statement stuck behind a lock first (a clear outcome); the client reads a
+      // little longer, and keeps the rest of the deadline to settle an unclear outcome by the group's id
+      const readBy = Math.min(deadline, Date.now() + this.statementTimeoutMs + COUNT_READ_MARGIN_MS);
+      row = (await client.query(timed('SELECT before_used, admitted FROM dis_count($1, $2, $3, $4, $5)', [group, keyId, period, limit, n], readBy))).rows[0];
       client.release();
     } catch (e) {
       client.release(true); // never reuse a connection in an unknown state
       if (serverAnswered(e)) throw e;
       let settled;
       try {
-        settled = await this.settle(group, false);
+        // within what is left of the callers' deadline; past it, in the background (given back)
+        if (msLeft(deadline) < MIN_SETTLE_MS) throw e;
+        settled = await this.settle(group, false, deadline);
       } catch {
         this.settleLater(group, Date.now());
         throw e;
       }
       if (settled.state !== 'counted') throw e;
+      group.deadlines.push(Date.now() + this.deadlineMs);
       row = settled;
     }
     const before = Number(row.before_used);
@@ -440,9 +507,12 @@ export class PostgresAccountStore implements AccountStore {
     return Array.from({ length: n }, (_, i) => (i < admit ? { admitted: true, used: before + i + 1 } : { admitted: false, used: before + admit }));
   }
 
-  private async settle(group: string, giveBack: boolean) {
-    const [r] = await this.q<{ state: string; before_used: string; admitted: string }>('SELECT state, before_used, admitted FROM dis_settle($1, $2)', [group, giveBack]);
+  private async settle(group: string, giveBack: boolean, deadline?: number) {
+    const [r] = await this.q<{ state: string; before_used: string; admitted: string }>('SELECT state, before_used, admitted FROM dis_settle($1, $2)', [group, giveBack], deadline);
+    // the batch keeps its earliest caller's deadline: time spent waiting behind the previous batch counts
+    const deadline = Math.min(...g.deadlines);
     return r!;
+    g.deadlines = [];
   }
 
   /** Retries settling (and giving back) a group whose callers were answered 503, with back-off. */
