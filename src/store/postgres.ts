@@ -177,6 +177,22 @@ const SETTLE_FOR_MS = 30 * 60_000;
 /** The server answered (with an error): the statement's transaction was rolled back. */
 const serverAnswered = (e: unknown) => e instanceof pg.DatabaseError;
 
+/** A store call's deadline passed before it could use a connection: nothing was sent. */
+export class StoreDeadlineError extends Error {
+  constructor(what: string) {
+    super(`PostgreSQL: no connection within the deadline (${what}); nothing was sent`);
+    this.name = 'StoreDeadlineError';
+  }
+}
+
+/** Below this, an unclear count is settled in the background instead of while the caller waits. */
+const MIN_SETTLE_MS = 50;
+const msLeft = (deadline: number) => Math.max(0, deadline - Date.now());
+/** A statement whose client-side read timeout is what is left until `deadline` (pg reads query_timeout per query). */
+const timed = (text: string, values: unknown[], deadline: number) => ({ text, values, query_timeout: Math.max(1, msLeft(deadline)) }) as pg.QueryConfig;
+/** How much longer than statement_timeout the client reads a count's answer; the rest of the deadline is for settling. */
+const COUNT_READ_MARGIN_MS = 500;
+
 export interface PostgresStoreOptions {
   poolSize?: number;
   /**
@@ -193,6 +209,8 @@ interface CountGroup {
   period: string;
   limit: number;
   waiting: ((r: ConsumeResult | Error) => void)[];
+  /** each waiter's deadline (arrival + the call deadline), in the order of `waiting` */
+  deadlines: number[];
   busy: boolean;
 }
 
@@ -205,10 +223,15 @@ export class PostgresAccountStore implements AccountStore {
   /** count groups whose callers were answered 503 and whose outcome is not settled yet */
   private readonly unsettled = new Map<string, NodeJS.Timeout>();
   private closed = false;
+  /** the whole budget of one call on the request path (statement_timeout + 1 s) */
+  private readonly deadlineMs: number;
+  private readonly statementTimeoutMs: number;
 
   constructor(url: string, opts: PostgresStoreOptions = {}) {
     const statementTimeoutMs = opts.statementTimeoutMs ?? 2000;
     this.url = url;
+    this.deadlineMs = statementTimeoutMs + 1000;
+    this.statementTimeoutMs = statementTimeoutMs;
     this.pool = new pg.Pool({
       connectionString: url,
       max: opts.poolSize ?? 10,
@@ -261,22 +284,6 @@ export class PostgresAccountStore implements AccountStore {
     }
   }
 
-/** A store call's deadline passed before it could use a connection: nothing was sent. */
-export class StoreDeadlineError extends Error {
-  constructor(what: string) {
-    super(`PostgreSQL: no connection within the deadline (${what}); nothing was sent`);
-    this.name = 'StoreDeadlineError';
-  }
-}
-
-/** Below this, an unclear count is settled in the background instead of while the caller waits. */
-const MIN_SETTLE_MS = 50;
-const msLeft = (deadline: number) => Math.max(0, deadline - Date.now());
-/** A statement whose client-side read timeout is what is left until `deadline` (pg reads query_timeout per query). */
-const timed = (text: string, values: unknown[], deadline: number) => ({ text, values, query_timeout: Math.max(1, msLeft(deadline)) }) as pg.QueryConfig;
-/** How much longer than statement_timeout the client reads a count's answer; the rest of the deadline is for settling. */
-const COUNT_READ_MARGIN_MS = 500;
-
   async pendingMigrations(): Promise<string[]> {
     // read-only: several gateways start at once, and concurrent CREATE TABLE IF NOT EXISTS races
     // in PostgreSQL ("duplicate key value violates unique constraint pg_type_typname_nsp_index")
@@ -289,8 +296,6 @@ const COUNT_READ_MARGIN_MS = 500;
   async migrate(): Promise<string[]> {
     // its own connection, without the statement timeouts: the advisory lock may wait for another
     // gateway's migration, and a migration may take longer than one request should
-  /** each waiter's deadline (arrival + the call deadline), in the order of `waiting` */
-  deadlines: number[];
     const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: 5000 });
     await client.connect();
     const applied: string[] = [];
@@ -303,15 +308,10 @@ const COUNT_READ_MARGIN_MS = 500;
         try {
           await client.query(m.sql);
           await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [m.version]);
-  /** the whole budget of one call on the request path (statement_timeout + 1 s) */
-  private readonly deadlineMs: number;
-  private readonly statementTimeoutMs: number;
           if (m.version === '001_accounts') {
             for (const p of STARTER_PLANS) {
               await client.query('INSERT INTO plans (name, monthly_limit, per_minute_limit) VALUES ($1, $2, $3)', [p.name, p.monthly_limit, p.per_minute_limit]);
             }
-    this.deadlineMs = statementTimeoutMs + 1000;
-    this.statementTimeoutMs = statementTimeoutMs;
           }
           await client.query('COMMIT');
         } catch (e) {
@@ -445,6 +445,7 @@ const COUNT_READ_MARGIN_MS = 500;
     const group = g;
     return new Promise((resolve, reject) => {
       group.waiting.push((r) => (r instanceof Error ? reject(r) : resolve(r)));
+      group.deadlines.push(Date.now() + this.deadlineMs);
       if (!group.busy) {
         group.busy = true;
         setImmediate(() => this.flushGroup(id, group));
@@ -454,7 +455,10 @@ const COUNT_READ_MARGIN_MS = 500;
 
   private async flushGroup(id: string, g: CountGroup) {
     const batch = g.waiting;
+    // the batch keeps its earliest caller's deadline: time spent waiting behind the previous batch counts
+    const deadline = Math.min(...g.deadlines);
     g.waiting = [];
+    g.deadlines = [];
     try {
       const results = await this.countBatch(g.keyId, g.period, g.limit, batch.length, deadline);
       batch.forEach((done, i) => done(results[i]!));
@@ -499,7 +503,6 @@ const COUNT_READ_MARGIN_MS = 500;
         throw e;
       }
       if (settled.state !== 'counted') throw e;
-      group.deadlines.push(Date.now() + this.deadlineMs);
       row = settled;
     }
     const before = Number(row.before_used);
@@ -509,10 +512,7 @@ const COUNT_READ_MARGIN_MS = 500;
 
   private async settle(group: string, giveBack: boolean, deadline?: number) {
     const [r] = await this.q<{ state: string; before_used: string; admitted: string }>('SELECT state, before_used, admitted FROM dis_settle($1, $2)', [group, giveBack], deadline);
-    // the batch keeps its earliest caller's deadline: time spent waiting behind the previous batch counts
-    const deadline = Math.min(...g.deadlines);
     return r!;
-    g.deadlines = [];
   }
 
   /** Retries settling (and giving back) a group whose callers were answered 503, with back-off. */
