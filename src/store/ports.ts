@@ -85,6 +85,45 @@ export interface AccountStore {
   dailyUsage(keyId: string, from: string, to: string): Promise<DailyUsage[]>;
 }
 
+/** One reservation of monthly allowance for a lease (src/store/lease.ts); see reserveMonthly. */
+export interface LeaseReservation {
+  /** the process holding the lease (host:pid:random), for the usage_leases row */
+  holder: string;
+  keyId: string;
+  period: string;
+  limit: number;
+  /** requests waiting now: admitted first, up to the allowance left */
+  need: number;
+  /** headroom wanted beyond them (0: exact per request, as consumeMonthly) */
+  extra: number;
+  /** k of the shrinking rule: headroom <= floor((left after need) / (k × live holders)) */
+  share: number;
+}
+
+export interface LeaseGrant {
+  /** used (counted plus every live block) before this reservation */
+  before: number;
+  /** requests counted by this reservation: min(need, left) plus the headroom granted */
+  granted: number;
+  /** holders of open blocks on this key and month, this one included */
+  holders: number;
+  /** UTC day (the store's clock) whose daily row the grant went to, "YYYY-MM-DD" */
+  day: string;
+}
+
+/**
+ * Optional reservation methods for leases. reserveMonthly counts `granted` requests in one
+ * transaction (monthly and daily rows, as consumeMonthly does for each request); returnMonthly
+ * takes `n` unserved ones back from the month and from `day`, and closes the holder's block.
+ */
+export interface LeaseReservations {
+  reserveMonthly(r: LeaseReservation): Promise<LeaseGrant>;
+  returnMonthly(holder: string, keyId: string, period: string, day: string, n: number): Promise<void>;
+}
+
+export const hasLeaseReservations = (s: AccountStore): s is AccountStore & LeaseReservations =>
+  typeof (s as Partial<LeaseReservations>).reserveMonthly === 'function' && typeof (s as Partial<LeaseReservations>).returnMonthly === 'function';
+
 export interface LimitResult {
   allowed: boolean;
   remaining: number;

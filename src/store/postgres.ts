@@ -13,7 +13,7 @@
 // count still unclear then is settled in the background with its count given back.
 import crypto from 'node:crypto';
 import pg from 'pg';
-import { STARTER_PLANS, withExpiry, type AccountStore, type ApiKeyRecord, type ConsumeResult, type DailyUsage, type DeletePlanResult, type KeyStatus, type Plan } from './ports.ts';
+import { STARTER_PLANS, withExpiry, type AccountStore, type ApiKeyRecord, type ConsumeResult, type DailyUsage, type DeletePlanResult, type KeyStatus, type LeaseGrant, type LeaseReservation, type Plan } from './ports.ts';
 
 export const MIGRATIONS: { version: string; sql: string }[] = [
   {
@@ -163,6 +163,55 @@ export const MIGRATIONS: { version: string; sql: string }[] = [
           END IF;
         END IF;
         RETURN QUERY SELECT g.state, g.before_used, g.admitted FROM count_groups g WHERE g.id = p_group;
+      END $$;`,
+  },
+  {
+    version: '005_usage_leases',
+    // issue 14: usage leases (src/store/lease.ts). dis_lease counts, in one transaction under the
+    // usage row's lock, the waiting requests that still fit plus a block of headroom that shrinks
+    // with what is left: floor((left - need) / (k × live holders)). Each process holding an open
+    // block has a usage_leases row; dis_lease_return gives an unserved remainder back (month and
+    // the grant's day) and closes the row.
+    sql: `
+      CREATE TABLE usage_leases (
+        key_id TEXT NOT NULL,
+        period TEXT NOT NULL,
+        holder TEXT NOT NULL,
+        updated_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+        PRIMARY KEY (key_id, period, holder)
+      );
+      CREATE FUNCTION dis_lease(p_holder TEXT, p_key TEXT, p_period TEXT, p_limit BIGINT, p_need BIGINT, p_extra BIGINT, p_share BIGINT)
+      RETURNS TABLE (before_used BIGINT, granted BIGINT, holders BIGINT, lease_day TEXT) LANGUAGE plpgsql AS $$
+      DECLARE b BIGINT; o TEXT; h BIGINT; l BIGINT; n BIGINT; e BIGINT; d DATE := (now() AT TIME ZONE 'UTC')::date;
+      BEGIN
+        o := dis_owner(p_key);
+        INSERT INTO monthly_usage (key_id, period, used) VALUES (o, p_period, 0) ON CONFLICT (key_id, period) DO NOTHING;
+        SELECT used INTO b FROM monthly_usage WHERE key_id = o AND period = p_period FOR UPDATE;
+        SELECT count(*) INTO h FROM usage_leases u WHERE u.key_id = o AND u.period = p_period AND u.holder <> p_holder AND u.updated_at > now() - interval '30 seconds';
+        l := GREATEST(0, p_limit - b);
+        n := LEAST(p_need, l);
+        e := GREATEST(0, LEAST(p_extra, (l - n) / (GREATEST(1, p_share) * (h + 1))));
+        IF n + e > 0 THEN
+          UPDATE monthly_usage SET used = used + n + e WHERE key_id = o AND period = p_period;
+          INSERT INTO daily_usage AS du (key_id, day, used) VALUES (o, d, n + e)
+            ON CONFLICT (key_id, day) DO UPDATE SET used = du.used + EXCLUDED.used;
+        END IF;
+        IF e > 0 THEN
+          INSERT INTO usage_leases AS ul (key_id, period, holder) VALUES (o, p_period, p_holder)
+            ON CONFLICT (key_id, period, holder) DO UPDATE SET updated_at = now();
+        END IF;
+        RETURN QUERY SELECT b, n + e, h + 1, to_char(d, 'YYYY-MM-DD');
+      END $$;
+      CREATE FUNCTION dis_lease_return(p_holder TEXT, p_key TEXT, p_period TEXT, p_day DATE, p_n BIGINT)
+      RETURNS VOID LANGUAGE plpgsql AS $$
+      DECLARE o TEXT;
+      BEGIN
+        o := dis_owner(p_key);
+        IF p_n > 0 THEN
+          UPDATE monthly_usage SET used = GREATEST(0, used - p_n) WHERE key_id = o AND period = p_period;
+          UPDATE daily_usage SET used = GREATEST(0, used - p_n) WHERE key_id = o AND day = p_day;
+        END IF;
+        DELETE FROM usage_leases WHERE key_id = o AND period = p_period AND holder = p_holder;
       END $$;`,
   },
 ];
@@ -539,6 +588,23 @@ export class PostgresAccountStore implements AccountStore {
        UPDATE daily_usage d SET used = d.used - 1 FROM m WHERE d.key_id = m.key_id AND d.day = (now() AT TIME ZONE 'UTC')::date AND d.used > 0`,
       [keyId, period],
     );
+  }
+
+  /**
+   * Lease reservation (see LeaseReservations in ports.ts): one statement, one transaction. An
+   * unclear outcome (the client gave up) is not settled: a grant that did commit stays counted and
+   * unserved, which under-admits by it and never over-admits.
+   */
+  async reserveMonthly(r: LeaseReservation): Promise<LeaseGrant> {
+    const [row] = await this.q<{ before_used: string; granted: string; holders: string; lease_day: string }>(
+      'SELECT before_used, granted, holders, lease_day FROM dis_lease($1, $2, $3, $4, $5, $6, $7)',
+      [r.holder, r.keyId, r.period, r.limit, r.need, r.extra, r.share],
+    );
+    return { before: Number(row!.before_used), granted: Number(row!.granted), holders: Number(row!.holders), day: row!.lease_day };
+  }
+
+  async returnMonthly(holder: string, keyId: string, period: string, day: string, n: number) {
+    await this.q('SELECT dis_lease_return($1, $2, $3, $4::date, $5)', [holder, keyId, period, day, n]);
   }
 
   async getMonthly(keyId: string, period: string) {

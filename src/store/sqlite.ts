@@ -14,7 +14,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'libsql';
-import { STARTER_PLANS, dayOf, withExpiry, type AccountStore, type ApiKeyRecord, type ConsumeResult, type DailyUsage, type DeletePlanResult, type KeyStatus, type Plan } from './ports.ts';
+import { STARTER_PLANS, dayOf, withExpiry, type AccountStore, type ApiKeyRecord, type ConsumeResult, type DailyUsage, type DeletePlanResult, type KeyStatus, type LeaseGrant, type LeaseReservation, type Plan } from './ports.ts';
 
 export const MIGRATIONS: { version: string; sql: string }[] = [
   {
@@ -58,7 +58,23 @@ export const MIGRATIONS: { version: string; sql: string }[] = [
         PRIMARY KEY (key_id, day)
       );`,
   },
+  {
+    // issue 14: usage leases (src/store/lease.ts). One row per process holding an open block of a
+    // key's monthly allowance; the count of live rows shrinks every holder's next block.
+    version: '003_usage_leases',
+    sql: `
+      CREATE TABLE usage_leases (
+        key_id TEXT NOT NULL,
+        period TEXT NOT NULL,
+        holder TEXT NOT NULL,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (key_id, period, holder)
+      );`,
+  },
 ];
+
+/** A holder's open block counts toward the shrinking rule while its row is younger than this. */
+export const LEASE_ROW_LIVE_MS = 30_000;
 
 /** The key whose usage rows a key counts toward (itself unless it was made by `keys roll`). */
 const OWNER_SQL = 'COALESCE((SELECT COALESCE(usage_key_id, id) FROM api_keys WHERE id = ?), ?)';
@@ -322,6 +338,57 @@ export class SqliteAccountStore implements AccountStore {
       try {
         const r = this.stmt('refund', `UPDATE monthly_usage SET used = used - 1 WHERE key_id = ${OWNER_SQL} AND period = ? AND used > 0`).run(keyId, keyId, period);
         if (r.changes > 0) this.stmt('refundDaily', `UPDATE daily_usage SET used = used - 1 WHERE key_id = ${OWNER_SQL} AND day = ? AND used > 0`).run(keyId, keyId, day);
+        this.db.exec('COMMIT');
+      } catch (e) {
+        this.db.exec('ROLLBACK');
+        throw e;
+      }
+    });
+  }
+
+  /** Lease reservation (see LeaseReservations in ports.ts): one BEGIN IMMEDIATE transaction. */
+  async reserveMonthly(r: LeaseReservation): Promise<LeaseGrant> {
+    const day = dayOf(new Date());
+    return this.locked(() => {
+      this.db.exec('BEGIN IMMEDIATE');
+      try {
+        const now = Date.now();
+        const o = (this.stmt('owner', `SELECT ${OWNER_SQL} AS o`).get(r.keyId, r.keyId) as { o: string }).o;
+        this.stmt('ensureUsage', 'INSERT OR IGNORE INTO monthly_usage (key_id, period, used) VALUES (?, ?, 0)').run(o, r.period);
+        const before = (this.stmt('getUsage', 'SELECT used FROM monthly_usage WHERE key_id = ? AND period = ?').get(o, r.period) as { used: number }).used;
+        const others = (this.stmt('leaseHolders', 'SELECT count(*) AS n FROM usage_leases WHERE key_id = ? AND period = ? AND holder <> ? AND updated_at > ?')
+          .get(o, r.period, r.holder, now - LEASE_ROW_LIVE_MS) as { n: number }).n;
+        const left = Math.max(0, r.limit - before);
+        const need = Math.min(r.need, left);
+        const extra = Math.max(0, Math.min(r.extra, Math.floor((left - need) / (Math.max(1, r.share) * (others + 1)))));
+        const granted = need + extra;
+        if (granted > 0) {
+          this.stmt('addUsage', 'UPDATE monthly_usage SET used = used + ? WHERE key_id = ? AND period = ?').run(granted, o, r.period);
+          this.stmt('addDaily', 'INSERT INTO daily_usage (key_id, day, used) VALUES (?, ?, ?) ON CONFLICT (key_id, day) DO UPDATE SET used = used + excluded.used').run(o, day, granted);
+        }
+        if (extra > 0) {
+          this.stmt('openLease', 'INSERT INTO usage_leases (key_id, period, holder, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (key_id, period, holder) DO UPDATE SET updated_at = excluded.updated_at')
+            .run(o, r.period, r.holder, now);
+        }
+        this.db.exec('COMMIT');
+        return { before, granted, holders: others + 1, day };
+      } catch (e) {
+        this.db.exec('ROLLBACK');
+        throw e;
+      }
+    });
+  }
+
+  async returnMonthly(holder: string, keyId: string, period: string, day: string, n: number): Promise<void> {
+    await this.locked(() => {
+      this.db.exec('BEGIN IMMEDIATE');
+      try {
+        const o = (this.stmt('owner', `SELECT ${OWNER_SQL} AS o`).get(keyId, keyId) as { o: string }).o;
+        if (n > 0) {
+          this.stmt('returnUsage', 'UPDATE monthly_usage SET used = max(0, used - ?) WHERE key_id = ? AND period = ?').run(n, o, period);
+          this.stmt('returnDaily', 'UPDATE daily_usage SET used = max(0, used - ?) WHERE key_id = ? AND day = ?').run(n, o, day);
+        }
+        this.stmt('closeLease', 'DELETE FROM usage_leases WHERE key_id = ? AND period = ? AND holder = ?').run(o, period, holder);
         this.db.exec('COMMIT');
       } catch (e) {
         this.db.exec('ROLLBACK');

@@ -19,9 +19,9 @@ const PERIOD = '2026-11';
 const legacyKey = 'dis_live_' + crypto.randomBytes(24).toString('base64url');
 const LEGACY_ROW = ['key_legacy0000000001', hashKey(legacyKey), legacyKey.slice(0, 13), 'Old Client', 'starter', 'active', '2026-01-01T00:00:00.000Z'];
 
-async function checkUpgraded(store: AccountStore, newVersion: string) {
-  assert.deepEqual(await store.pendingMigrations(), [newVersion]);
-  assert.deepEqual(await store.migrate(), [newVersion]);
+async function checkUpgraded(store: AccountStore, ...newVersions: string[]) {
+  assert.deepEqual(await store.pendingMigrations(), newVersions);
+  assert.deepEqual(await store.migrate(), newVersions);
   assert.ok(looksLikeKey(legacyKey), 'the legacy form is still accepted');
   const k = (await store.findKeyByHash(hashKey(legacyKey)))!;
   assert.equal(k.id, 'key_legacy0000000001');
@@ -49,7 +49,7 @@ test('SQLite: 002_key_lifecycle upgrades a 001 database; existing keys and usage
     raw.close();
     const store = new SqliteAccountStore(file);
     try {
-      await checkUpgraded(store, '002_key_lifecycle');
+      await checkUpgraded(store, '002_key_lifecycle', '003_usage_leases');
     } finally {
       await store.close();
     }
@@ -75,7 +75,7 @@ test('PostgreSQL: 004_key_lifecycle upgrades a 001–003 database; existing keys
     await c.end();
     const store = new PostgresAccountStore(dbUrl(db));
     try {
-      await checkUpgraded(store, '004_key_lifecycle');
+      await checkUpgraded(store, '004_key_lifecycle', '005_usage_leases');
     } finally {
       await store.close();
     }

@@ -1,0 +1,313 @@
+// Usage leases (issue 14): exact monthly metering without a database transaction per request.
+//
+// A process reserves a block of a key's monthly allowance in one transaction (reserveMonthly of the
+// SQLite or PostgreSQL adapter), then admits requests from the block in memory. The block is
+// counted in the monthly and daily rows when it is reserved, so the stored `used` is always "served
+// plus reserved": no request can ever be admitted past the allowance, whatever the number of
+// processes, and a crash (kill -9) can only leave a block counted but unserved (under-admission).
+//
+// Block size: the requests waiting now are always reserved exactly (min(waiting, left)); headroom
+// beyond them is taken only for a key this process serves at >= minRate requests per second (over
+// the last full second), and is min(maxBlock, rate × horizon, floor((left − waiting) / (k × live
+// holders))): it shrinks with what is left and is 0 near the end, so the last requests are counted
+// one transaction at a time. Below minRate a key is counted exactly as before: one transaction per
+// event-loop turn, nothing reserved ahead.
+//
+// Hand-back: an unserved remainder goes back (monthly and daily rows) when the block has been idle
+// for idleMs, when it is older than maxAgeMs, at the UTC day's end, when the key's plan (limit)
+// changes, and on close() (the SIGTERM path). Refunds (a counted request that failed on our side)
+// go back into the local block. When a reservation cannot admit all waiting requests while other
+// processes hold open blocks, the refused ones are retried once after retryMs (their blocks are
+// handed back when idle), so a burst that ends is admitted exactly up to the allowance.
+import os from 'node:os';
+import crypto from 'node:crypto';
+import { dayOf, hasLeaseReservations, type AccountStore, type ConsumeResult, type DailyUsage, type LeaseReservations } from './ports.ts';
+
+export interface LeaseOptions {
+  /** most requests one block may reserve beyond those waiting (USAGE_LEASE_MAX_BLOCK; 0: leases off) */
+  maxBlock: number;
+  /** per-process requests per second on one key below which no headroom is reserved */
+  minRate: number;
+  /** headroom ≈ rate × horizonMs */
+  horizonMs: number;
+  /** an unused block is handed back after this long */
+  idleMs: number;
+  /** a block older than this is handed back (and a new one reserved on the next request) */
+  maxAgeMs: number;
+  /** k of the shrinking rule */
+  share: number;
+  /** refused while other processes hold open blocks: one retry after this long */
+  retryMs: number;
+  /** the request rate is measured over windows of this length (default 1000 ms) */
+  rateWindowMs?: number;
+  /** this process's holder id (default host:pid:random) */
+  holder?: string;
+}
+
+export const DEFAULT_LEASE_OPTIONS: LeaseOptions = { maxBlock: 500, minRate: 200, horizonMs: 250, idleMs: 500, maxAgeMs: 5000, share: 2, retryMs: 750 };
+
+interface Waiter {
+  resolve: (r: ConsumeResult) => void;
+  reject: (e: unknown) => void;
+  retried: boolean;
+}
+
+class Lease {
+  /** unserved requests of the block */
+  free = 0;
+  /** used before the block's reservation, and served from it since (for the quota headers) */
+  before = 0;
+  served = 0;
+  /** the grant's day (store clock), and the end of the gateway's UTC day it was taken in */
+  day = '';
+  dayEnd = 0;
+  grantedAt = 0;
+  lastUse = 0;
+  /** this holder has an open usage_leases row for the block */
+  open = false;
+  busy = false;
+  retired = false;
+  /** a retry found the allowance still taken: refuse at once for a while */
+  noRetryUntil = 0;
+  waiting: Waiter[] = [];
+  windowStart: number;
+  windowCount = 0;
+  rate = 0;
+  constructor(readonly keyId: string, readonly period: string, readonly limit: number, now: number) {
+    this.windowStart = now;
+    this.lastUse = now;
+  }
+}
+
+const nextUtcMidnight = (t: number) => {
+  const d = new Date(t);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1);
+};
+
+export interface LeaseStats {
+  reservations: number;
+  handBacks: number;
+  /** hand-backs that failed: their remainder stays counted (under-admission) */
+  stranded: number;
+}
+
+/**
+ * An AccountStore whose monthly metering goes through leases; everything else (and any property of
+ * the adapter, e.g. PostgreSQL's unsettledGroups) is the wrapped store's.
+ */
+export class LeasedAccountStore {
+  readonly holder: string;
+  readonly stats: LeaseStats = { reservations: 0, handBacks: 0, stranded: 0 };
+  private readonly leases = new Map<string, Lease>();
+  private readonly retired = new Set<Lease>();
+  private readonly timer: NodeJS.Timeout;
+  private closing = false;
+
+  constructor(readonly inner: AccountStore & LeaseReservations, readonly opts: LeaseOptions = DEFAULT_LEASE_OPTIONS) {
+    this.holder = opts.holder ?? `${os.hostname()}:${process.pid}:${crypto.randomBytes(3).toString('hex')}`;
+    this.timer = setInterval(() => this.sweep(), Math.max(20, Math.min(250, opts.idleMs / 2))).unref();
+    // everything not defined here is the adapter's
+    return new Proxy(this, {
+      get(target, p, receiver) {
+        if (p in target) return Reflect.get(target, p, receiver);
+        const v = (inner as unknown as Record<PropertyKey, unknown>)[p];
+        return typeof v === 'function' ? v.bind(inner) : v;
+      },
+    });
+  }
+
+  get kind() {
+    return this.inner.kind;
+  }
+
+  /** Blocks held now (for tests and diagnostics): unserved requests per key id. */
+  held(): { keyId: string; period: string; free: number }[] {
+    return [...this.leases.values(), ...this.retired].filter((l) => l.free > 0).map((l) => ({ keyId: l.keyId, period: l.period, free: l.free }));
+  }
+
+  consumeMonthly(keyId: string, period: string, limit: number): Promise<ConsumeResult> {
+    const now = Date.now();
+    const id = `${keyId}\u0000${period}`;
+    let l = this.leases.get(id);
+    if (l && l.limit !== limit) {
+      // plan change: the old block goes back (at once, or as soon as its reservation returns)
+      l.retired = true;
+      this.retired.add(l);
+      this.leases.delete(id);
+      if (!l.busy) void this.handBack(l);
+      l = undefined;
+    }
+    if (!l) this.leases.set(id, (l = new Lease(keyId, period, limit, now)));
+    const since = now - l.windowStart;
+    const w = this.opts.rateWindowMs ?? 1000;
+    if (since >= w) {
+      l.rate = since < 2 * w ? (l.windowCount * 1000) / since : 0;
+      l.windowStart = now;
+      l.windowCount = 0;
+    }
+    l.windowCount++;
+    l.lastUse = now;
+    if (l.free > 0 && !l.busy && now < l.dayEnd && now - l.grantedAt < this.opts.maxAgeMs) {
+      l.free--;
+      l.served++;
+      return Promise.resolve({ admitted: true, used: l.before + l.served });
+    }
+    const lease = l;
+    return new Promise((resolve, reject) => {
+      lease.waiting.push({ resolve, reject, retried: false });
+      this.schedule(lease);
+    });
+  }
+
+  private schedule(l: Lease) {
+    if (l.busy) return;
+    l.busy = true;
+    setImmediate(() => void this.run(l));
+  }
+
+  /** One reservation for the requests waiting on `l` (after handing back a stale block). */
+  private async run(l: Lease) {
+    const now = Date.now();
+    if (l.free > 0 || l.open) await this.returnBlock(l);
+    const batch = l.waiting;
+    l.waiting = [];
+    if (batch.length) {
+      const need = batch.length;
+      const extra = !this.closing && !l.retired && l.rate >= this.opts.minRate ? Math.min(this.opts.maxBlock, Math.ceil((l.rate * this.opts.horizonMs) / 1000)) : 0;
+      try {
+        const g = await this.inner.reserveMonthly({ holder: this.holder, keyId: l.keyId, period: l.period, limit: l.limit, need, extra, share: this.opts.share });
+        this.stats.reservations++;
+        const admit = Math.min(need, g.granted);
+        l.before = g.before;
+        l.served = 0;
+        l.day = g.day;
+        l.grantedAt = now;
+        l.dayEnd = nextUtcMidnight(now);
+        l.free = g.granted - admit;
+        if (l.free > 0) l.open = true;
+        for (let i = 0; i < admit; i++) {
+          l.served++;
+          batch[i]!.resolve({ admitted: true, used: g.before + l.served });
+        }
+        const refused = batch.slice(admit);
+        if (refused.length) {
+          // other processes hold open blocks: they hand back what they do not use when idle
+          const retry = g.holders > 1 && now >= l.noRetryUntil && !this.closing;
+          const again: Waiter[] = [];
+          for (const w of refused) {
+            if (retry && !w.retried) {
+              w.retried = true;
+              again.push(w);
+            } else {
+              if (w.retried) l.noRetryUntil = now + 5 * this.opts.retryMs;
+              w.resolve({ admitted: false, used: g.before + g.granted });
+            }
+          }
+          if (again.length) {
+            setTimeout(() => {
+              l.waiting.unshift(...again);
+              this.schedule(l);
+            }, this.opts.retryMs).unref();
+          }
+        }
+      } catch (e) {
+        for (const w of batch) w.reject(e);
+      }
+    }
+    l.busy = false;
+    if (l.retired) await this.handBack(l);
+    else if (l.waiting.length) this.schedule(l);
+  }
+
+  /** Gives the unserved remainder back and closes the holder's row; a failure strands it. */
+  private async returnBlock(l: Lease) {
+    const n = l.free;
+    l.free = 0;
+    l.open = false;
+    try {
+      await this.inner.returnMonthly(this.holder, l.keyId, l.period, l.day, n);
+      this.stats.handBacks++;
+    } catch {
+      if (n > 0) this.stats.stranded++;
+    }
+  }
+
+  private async handBack(l: Lease) {
+    if (l.busy) return;
+    if (l.free > 0 || l.open) {
+      l.busy = true;
+      await this.returnBlock(l);
+      l.busy = false;
+    }
+    if (l.retired && !l.busy && l.free === 0) this.retired.delete(l);
+    if (l.waiting.length) this.schedule(l);
+  }
+
+  /** Hands back idle, old, retired and yesterday's blocks; forgets idle leases. */
+  private sweep() {
+    const now = Date.now();
+    for (const l of this.retired) if (!l.busy) void this.handBack(l);
+    for (const [id, l] of this.leases) {
+      if (l.busy) continue;
+      const idle = now - l.lastUse >= this.opts.idleMs;
+      if ((l.free > 0 || l.open) && (idle || now - l.grantedAt >= this.opts.maxAgeMs || now >= l.dayEnd)) void this.handBack(l);
+      else if (idle && l.free === 0 && !l.open && l.waiting.length === 0) this.leases.delete(id);
+    }
+  }
+
+  /** A counted request failed on our side: it goes back into the local block when there is one. */
+  async refundMonthly(keyId: string, period: string): Promise<void> {
+    const l = this.leases.get(`${keyId}\u0000${period}`);
+    if (l && !l.busy && l.served > 0 && Date.now() < l.dayEnd) {
+      l.served--;
+      l.free++;
+      if (!l.open) {
+        // the row count still says "counted"; a block with free requests must be handed back
+        l.open = true;
+      }
+      return;
+    }
+    return this.inner.refundMonthly(keyId, period);
+  }
+
+  private localFree(keyId: string, period: string, day?: string): number {
+    let n = 0;
+    const l = this.leases.get(`${keyId}\u0000${period}`);
+    if (l && (!day || l.day === day)) n += l.free;
+    for (const r of this.retired) if (r.keyId === keyId && r.period === period && (!day || r.day === day)) n += r.free;
+    return n;
+  }
+
+  /** Stored used (served + every live block) less this process's own unserved block. */
+  async getMonthly(keyId: string, period: string): Promise<number> {
+    const used = await this.inner.getMonthly(keyId, period);
+    return Math.max(0, used - this.localFree(keyId, period));
+  }
+
+  async dailyUsage(keyId: string, from: string, to: string): Promise<DailyUsage[]> {
+    const rows = await this.inner.dailyUsage(keyId, from, to);
+    const period = dayOf(new Date()).slice(0, 7);
+    return rows.map((r) => ({ day: r.day, used: Math.max(0, r.used - this.localFree(keyId, period, r.day)) }));
+  }
+
+  /** Hands every block back (graceful shutdown), then closes the adapter. */
+  async close(): Promise<void> {
+    this.closing = true;
+    clearInterval(this.timer);
+    const deadline = Date.now() + 5000;
+    for (;;) {
+      const all = [...this.leases.values(), ...this.retired];
+      const pending = all.filter((l) => l.busy || l.waiting.length);
+      await Promise.all(all.filter((l) => !l.busy && (l.free > 0 || l.open)).map((l) => this.handBack(l)));
+      if (!pending.length || Date.now() > deadline) break;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    await this.inner.close();
+  }
+}
+
+/** Wraps `store` in leases when it supports them and `opts.maxBlock` > 0; otherwise returns it as is. */
+export function withLeases(store: AccountStore, opts: LeaseOptions): AccountStore {
+  if (opts.maxBlock <= 0 || !hasLeaseReservations(store)) return store;
+  return new LeasedAccountStore(store, opts) as unknown as AccountStore;
+}
