@@ -110,24 +110,87 @@ export interface ResolverOptions {
 interface Form {
   name: number; // index into names
   tokens: string[];
+  ids: Int32Array; // word id of each token
   weights: number[]; // per token: 0 for stop words, else 1
   weight: number; // sum of weights (at least 1)
   first: number; // index of the first word that is not a stop word (0 when all are)
 }
 
-interface Posting {
-  form: number;
-  word: number; // first word covered
-  span: number; // 1, or 2 for two words written together
+/**
+ * Posting lists, flat: the postings of key id k are entries start[k] … start[k+1]−1, each a form and
+ * `ws` = first word covered · 2 + (span − 1), span being 1, or 2 for two words written together.
+ * Entries of one key keep the order in which they were added.
+ */
+interface FlatPostings {
+  start: Int32Array;
+  form: Int32Array;
+  ws: Int32Array;
 }
 
-interface TokenHit {
-  cost: number; // edits
-  prefix: boolean;
-  credit: number; // covered weight of the name
-  abbr: boolean; // matched as an abbreviation ("DIPA")
-  head: boolean; // the name's first (non-stop) word is covered
-  mask: number; // name words covered (bit i = word i, words past 30 not tracked)
+/** Collects (key, form, word, span) postings, then groups them by key into a FlatPostings. */
+class PostingBuilder {
+  private readonly keys: number[] = [];
+  private readonly forms: number[] = [];
+  private readonly ws: number[] = [];
+  add(key: number, form: number, word: number, span: 1 | 2) {
+    this.keys.push(key);
+    this.forms.push(form);
+    this.ws.push(word * 2 + span - 1);
+  }
+  build(keyCount: number): FlatPostings {
+    const n = this.keys.length;
+    const start = new Int32Array(keyCount + 1);
+    for (let i = 0; i < n; i++) start[this.keys[i]! + 1]!++;
+    for (let k = 0; k < keyCount; k++) start[k + 1]! += start[k]!;
+    const fill = start.slice(0, keyCount);
+    const form = new Int32Array(n);
+    const ws = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      const j = fill[this.keys[i]!]!++;
+      form[j] = this.forms[i]!;
+      ws[j] = this.ws[i]!;
+    }
+    return { start, form, ws };
+  }
+}
+
+/**
+ * The hits of one query word on the forms (tier 5 and 6 bookkeeping), in typed arrays indexed by form
+ * and reused across queries: a form is present when its stamp equals the current epoch, and `list`
+ * holds the present forms in the order they were first hit (that order is the order of iteration).
+ */
+class Hits {
+  epoch = 0;
+  len = 0;
+  readonly stamp: Int32Array;
+  readonly list: Int32Array;
+  readonly cost: Int32Array; // edits
+  readonly prefix: Uint8Array;
+  readonly credit: Float64Array; // covered weight of the name
+  readonly abbr: Uint8Array; // matched as an abbreviation ("DIPA")
+  readonly head: Uint8Array; // the name's first (non-stop) word is covered
+  readonly mask: Int32Array; // name words covered (bit i = word i, words past 30 not tracked)
+  constructor(n: number) {
+    this.stamp = new Int32Array(n);
+    this.list = new Int32Array(n);
+    this.cost = new Int32Array(n);
+    this.prefix = new Uint8Array(n);
+    this.credit = new Float64Array(n);
+    this.abbr = new Uint8Array(n);
+    this.head = new Uint8Array(n);
+    this.mask = new Int32Array(n);
+  }
+  /** Empties the set (no clearing: a new epoch). */
+  reset() {
+    this.len = 0;
+    if (++this.epoch === 0x3fffffff) {
+      this.stamp.fill(0);
+      this.epoch = 1;
+    }
+  }
+  has(form: number): boolean {
+    return this.stamp[form] === this.epoch;
+  }
 }
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
@@ -136,19 +199,37 @@ const PARTIAL = new Set<MatchedOn>(['canonical_prefix', 'alias_prefix', 'canonic
 
 const EMPTY: readonly number[] = [];
 const HASHES: number[] = []; // scratch buffer for deletion hashes (resolve is synchronous)
+const ORDER: number[] = []; // scratch: query word order in tokenMatches
+const RARITY: number[] = []; // scratch: per query word, how many postings it has (Infinity when not indexed)
+
+/** Query words rarest first, then longer first, then in query order (RARITY holds the rarities). */
+function wordOrder(tokens: string[], x: number, y: number): number {
+  return RARITY[x]! - RARITY[y]! || tokens[y]!.length - tokens[x]!.length || x - y;
+}
 
 /** Keeps the better hit of a query word on a name: fewer edits, then more coverage, then whole word. */
-function record(hits: Map<number, TokenHit>, form: number, cost: number, prefix: boolean, credit: number, head: boolean, mask: number, abbr = false) {
-  const cur = hits.get(form);
-  if (!cur) hits.set(form, { cost, prefix, credit, abbr, head, mask });
-  else if (cost < cur.cost || (cost === cur.cost && (credit > cur.credit || (credit === cur.credit && !prefix && cur.prefix)))) {
-    cur.cost = cost;
-    cur.prefix = prefix;
-    cur.credit = credit;
-    cur.abbr = abbr;
-    cur.head ||= head;
-    cur.mask = mask;
-  } else cur.head ||= head;
+function record(hits: Hits, form: number, cost: number, prefix: boolean, credit: number, head: boolean, mask: number, abbr = false) {
+  if (hits.stamp[form] !== hits.epoch) {
+    hits.stamp[form] = hits.epoch;
+    hits.list[hits.len++] = form;
+    hits.cost[form] = cost;
+    hits.prefix[form] = prefix ? 1 : 0;
+    hits.credit[form] = credit;
+    hits.abbr[form] = abbr ? 1 : 0;
+    hits.head[form] = head ? 1 : 0;
+    hits.mask[form] = mask;
+    return;
+  }
+  const curCost = hits.cost[form]!;
+  const curCredit = hits.credit[form]!;
+  if (cost < curCost || (cost === curCost && (credit > curCredit || (credit === curCredit && !prefix && hits.prefix[form] === 1)))) {
+    hits.cost[form] = cost;
+    hits.prefix[form] = prefix ? 1 : 0;
+    hits.credit[form] = credit;
+    hits.abbr[form] = abbr ? 1 : 0;
+    hits.mask[form] = mask;
+  }
+  if (head) hits.head[form] = 1;
 }
 
 /** Whether the covered words leave out a weighted word between two covered ones ("Wild Beer" on "Wild Specialty Beer"). */
@@ -166,16 +247,22 @@ function skipsInnerWord(mask: number, weights: number[]): boolean {
 
 /** Keeps an entity's best candidate; on equal scores the canonical name, then the first value A–Z (build order never matters). */
 function offer(best: Map<number, Candidate>, entity: number, score: number, matchedOn: MatchedOn, value: string) {
+  // a candidate object belongs to one map only, so it is updated in place
   const s = round1(score);
   const cur = best.get(entity);
-  if (!cur || s > cur.score) {
+  if (!cur) {
     best.set(entity, { entity, score: s, matchedOn, value });
     return;
   }
   if (s < cur.score) return;
-  const canon = matchedOn.startsWith('canonical');
-  const curCanon = cur.matchedOn.startsWith('canonical');
-  if ((canon && !curCanon) || (canon === curCanon && value < cur.value)) best.set(entity, { entity, score: s, matchedOn, value });
+  if (s === cur.score) {
+    const canon = matchedOn.startsWith('canonical');
+    const curCanon = cur.matchedOn.startsWith('canonical');
+    if (!((canon && !curCanon) || (canon === curCanon && value < cur.value))) return;
+  }
+  cur.score = s;
+  cur.matchedOn = matchedOn;
+  cur.value = value;
 }
 
 export class Resolver {
@@ -184,10 +271,33 @@ export class Resolver {
   private readonly exactMap = new Map<string, number[]>(); // exact form → name idx
   private readonly foldedMap = new Map<string, number[]>(); // folded → name idx
   private readonly orderFreeMap = new Map<string, number[]>(); // sorted tokens → name idx
-  private readonly postings = new Map<string, Posting[]>(); // word (or two words joined) → where
-  private readonly sortedTokens: string[];
-  private readonly deleteIndex = new Map<number, string[]>(); // hash of a deletion variant → words
-  private readonly initials = new Map<string, Posting[]>(); // first letters of two consecutive words
+  /** Indexed words (a word, or two words joined) as ids: the keys of `postings`. */
+  private readonly wordIds = new Map<string, number>();
+  private readonly wordText: string[] = [];
+  private readonly postings: FlatPostings; // word id → where
+  private readonly sortedTokens: string[]; // indexed words A–Z (prefix ranges) …
+  private readonly sortedIds: Int32Array; // … and their ids
+  private readonly initialIds = new Map<string, number>(); // first letters of two consecutive words → id
+  private readonly initials: FlatPostings; // initials id → where
+  // deletion index (SymSpell), open addressing: slot s holds hash delKey[s] (when delUsed[s]) and the
+  // words delWords[delStart[s] … delEnd[s]−1], ids in A–Z order
+  private readonly delKey: Int32Array;
+  private readonly delUsed: Uint8Array;
+  private readonly delStart: Int32Array;
+  private readonly delEnd: Int32Array;
+  private readonly delWords: Int32Array;
+  private readonly delShift: number;
+  private readonly delMask: number;
+  // per-query scratch (resolution is synchronous): typo neighbours by word id, hits by form
+  private readonly nearStamp: Int32Array;
+  private readonly nearDist: Int32Array;
+  private readonly nearIds: Int32Array;
+  private nearEpoch = 0;
+  private nearLen = 0;
+  private readonly hitsA: Hits;
+  private readonly hitsB: Hits;
+  /** Whether a folded word is an indexed word (a word of some name, or two joined). */
+  private readonly isIndexWord = (t: string) => this.wordIds.has(t);
   private readonly sharedTerms = new Map<string, number[]>(); // folded term → entities
   private readonly prominence = new Map<number, number>(); // entity → bonus for partial matches
   private readonly tieBreak: (a: number, b: number) => number;
@@ -221,11 +331,24 @@ export class Resolver {
       if (!a) m.set(k, [v]);
       else if (!a.includes(v)) a.push(v);
     };
-    const post = (m: Map<string, Posting[]>, k: string, p: Posting) => {
-      const a = m.get(k);
-      if (!a) m.set(k, [p]);
-      else a.push(p);
+    const wordIds = this.wordIds;
+    const wordText = this.wordText;
+    const wordId = (k: string) => {
+      let id = wordIds.get(k);
+      if (id === undefined) {
+        id = wordText.length;
+        wordIds.set(k, id);
+        wordText.push(k);
+      }
+      return id;
     };
+    const initialId = (k: string) => {
+      let id = this.initialIds.get(k);
+      if (id === undefined) this.initialIds.set(k, (id = this.initialIds.size));
+      return id;
+    };
+    const posts = new PostingBuilder();
+    const initials = new PostingBuilder();
     const aliases = new Map<number, number>();
     names.forEach((n, i) => {
       if (n.field === 'alias') aliases.set(n.entity, (aliases.get(n.entity) ?? 0) + 1);
@@ -234,44 +357,106 @@ export class Resolver {
         const formIdx = this.forms.length;
         const tokens = folded.split(' ');
         const weights: number[] = tokens.map((t) => (STOP_WORDS.has(t) ? 0 : 1));
-        this.forms.push({ name: i, tokens, weights, weight: Math.max(1, weights.reduce((s, w) => s + w, 0)), first: Math.max(0, weights.indexOf(1)) });
+        const ids = new Int32Array(tokens.length);
+        this.forms.push({ name: i, tokens, ids, weights, weight: Math.max(1, weights.reduce((s, w) => s + w, 0)), first: Math.max(0, weights.indexOf(1)) });
         push(this.foldedMap, folded, i);
         if (tokens.length > 1) push(this.orderFreeMap, [...tokens].sort().join(' '), i);
-        tokens.forEach((t, w) => {
-          post(this.postings, t, { form: formIdx, word: w, span: 1 });
+        for (let w = 0; w < tokens.length; w++) {
+          const t = tokens[w]!;
+          ids[w] = wordId(t);
+          posts.add(ids[w]!, formIdx, w, 1);
           const next = tokens[w + 1];
-          if (next === undefined) return;
-          if (weights[w] && weights[w + 1]) post(this.postings, t + next, { form: formIdx, word: w, span: 2 });
+          if (next === undefined) continue;
+          if (weights[w] && weights[w + 1]) posts.add(wordId(t + next), formIdx, w, 2);
           // an abbreviation never starts on a stop word ("d'Alba", "de la"): those pairs are not indexed
-          if (weights[w]) post(this.initials, t[0]! + next[0]!, { form: formIdx, word: w, span: 2 });
-        });
+          if (weights[w]) initials.add(initialId(t[0]! + next[0]!), formIdx, w, 2);
+        }
       }
     });
     for (const [e, n] of aliases) {
       const bonus = Math.min(2, Math.max(0, Math.log2(1 + n) - 2));
       if (bonus > 0) this.prominence.set(e, bonus);
     }
-    this.sortedTokens = [...this.postings.keys()].sort();
+    this.postings = posts.build(wordText.length);
+    this.initials = initials.build(this.initialIds.size);
+    this.sortedTokens = [...wordText].sort();
+    this.sortedIds = Int32Array.from(this.sortedTokens, (t) => wordIds.get(t)!);
     const words = new Set<string>();
     for (const f of this.forms) for (const t of f.tokens) words.add(t);
-    this.longestWord = Math.max(0, ...[...words].map((w) => w.length));
-    this.mostWords = Math.max(0, ...this.forms.map((f) => f.tokens.length));
+    let longest = 0;
+    for (const w of words) longest = Math.max(longest, w.length);
+    this.longestWord = longest;
+    let most = 0;
+    for (const f of this.forms) most = Math.max(most, f.tokens.length);
+    this.mostWords = most;
+    // deletion index: (hash, word) pairs, words A–Z, then grouped by hash keeping that order
+    const pairHash: number[] = [];
+    const pairWord: number[] = [];
     for (const t of [...words].sort()) {
       // a query word of length L may carry typoBudget(L) edits; index words down to L-2 must be reachable
       const k = t.length >= 7 ? 2 : t.length >= 4 ? 1 : 0;
       if (k === 0 || STOP_WORDS.has(t)) continue;
-      for (const d of deletionHashes(t, k)) this.deleteIndexAdd(d, t);
+      const id = wordIds.get(t)!;
+      HASHES.length = 0;
+      for (const d of deletionHashes(t, k, HASHES)) {
+        pairHash.push(d);
+        pairWord.push(id);
+      }
     }
+    let bits = 4;
+    while (1 << bits < pairHash.length * 1.5) bits++;
+    const size = 1 << bits;
+    this.delShift = 32 - bits;
+    this.delMask = size - 1;
+    this.delKey = new Int32Array(size);
+    this.delUsed = new Uint8Array(size);
+    this.delStart = new Int32Array(size);
+    this.delEnd = new Int32Array(size);
+    const slotOf = new Int32Array(pairHash.length);
+    const count = new Int32Array(size);
+    for (let i = 0; i < pairHash.length; i++) {
+      const h = pairHash[i]!;
+      let s = Math.imul(h, 0x9e3779b1) >>> this.delShift;
+      while (this.delUsed[s] && this.delKey[s] !== h) s = (s + 1) & this.delMask;
+      this.delUsed[s] = 1;
+      this.delKey[s] = h;
+      slotOf[i] = s;
+      count[s]!++;
+    }
+    for (let s = 0, at = 0; s < size; s++) {
+      this.delStart[s] = at;
+      this.delEnd[s] = at;
+      at += count[s]!;
+    }
+    this.delWords = new Int32Array(pairHash.length);
+    for (let i = 0; i < pairHash.length; i++) {
+      const s = slotOf[i]!;
+      const w = pairWord[i]!;
+      const end = this.delEnd[s]!;
+      // a word reaches the same variant more than once ("cabernet" less either "e"): listed once
+      if (end > this.delStart[s]! && this.delWords[end - 1] === w) continue;
+      this.delWords[end] = w;
+      this.delEnd[s] = end + 1;
+    }
+    this.nearStamp = new Int32Array(wordText.length);
+    this.nearDist = new Int32Array(wordText.length);
+    this.nearIds = new Int32Array(wordText.length);
+    this.hitsA = new Hits(this.forms.length);
+    this.hitsB = new Hits(this.forms.length);
     for (const s of sharedTerms) {
       const key = fold(exactForm(s.term));
       this.sharedTerms.set(key, [...new Set([...(this.sharedTerms.get(key) ?? []), ...s.entities])]);
     }
   }
 
-  private deleteIndexAdd(variant: number, token: string) {
-    const a = this.deleteIndex.get(variant);
-    if (!a) this.deleteIndex.set(variant, [token]);
-    else if (a[a.length - 1] !== token) a.push(token);
+  /** The deletion-index slot of hash h, or −1. */
+  private delSlot(h: number): number {
+    let s = Math.imul(h, 0x9e3779b1) >>> this.delShift;
+    while (this.delUsed[s]) {
+      if (this.delKey[s] === h) return s;
+      s = (s + 1) & this.delMask;
+    }
+    return -1;
   }
 
   get nameCount() {
@@ -291,7 +476,7 @@ export class Resolver {
     if (!whole.empty && !whole.outOfScope && !place) {
       // Other taxonomies' forms: "Saison / Farmhouse Ale", "American Pale Ale (APA)", plurals
       // ("CANADIAN WHISKIES"). Each part is resolved on its own; its candidates rank a little lower.
-      for (const part of queryParts(q, whole.tokens, (t) => this.postings.has(t))) {
+      for (const part of queryParts(q, whole.tokens, this.isIndexWord)) {
         const partBest = new Map<number, Candidate>();
         const r = this.collect(part, partBest);
         whole.shared ||= r.shared;
@@ -398,7 +583,7 @@ export class Resolver {
     for (const drop of [ORIGIN_QUALIFIERS, QUALIFIERS]) {
       const kept = tokens.filter((t) => !drop.has(t) && !/^\d+$/.test(t));
       if (kept.length === 0 || kept.length === tokens.length) continue;
-      for (const part of [kept.join(' '), ...queryParts(kept.join(' '), kept, (t) => this.postings.has(t))]) {
+      for (const part of [kept.join(' '), ...queryParts(kept.join(' '), kept, this.isIndexWord)]) {
         const r = this.collect(part, found);
         for (const e of r.weakPartial) if (PARTIAL.has(found.get(e)?.matchedOn ?? 'canonical')) found.delete(e);
       }
@@ -407,7 +592,7 @@ export class Resolver {
     // the head noun alone only when nothing at all reached the threshold (a weak partial match ranks above it)
     if (!hasAtLeast(found, RESOLVE_THRESHOLD) && !hasAtLeast(best, RESOLVE_THRESHOLD) && tokens.length > 1) {
       const head = tokens[tokens.length - 1]!;
-      const heads = [head, ...queryParts(head, [head], (t) => this.postings.has(t))];
+      const heads = [head, ...queryParts(head, [head], this.isIndexWord)];
       const exact = new Map<number, Candidate>();
       for (const h of heads) {
         if (STOP_WORDS.has(h) || QUALIFIERS.has(h)) continue;
@@ -445,18 +630,33 @@ export class Resolver {
     if (tokens.length > this.mostWords) return;
     // rarest first: indexed words by how few names hold them, then the others longest first, so the
     // running intersection (acc) is small from the start ("napa" before "valley")
-    const rarity = (i: number) => this.postings.get(tokens[i]!)?.length ?? Infinity;
-    const order = tokens.map((_, i) => i).sort((x, y) => rarity(x) - rarity(y) || tokens[y]!.length - tokens[x]!.length || x - y);
-    let acc: Map<number, TokenHit> | null = null; // form → summed hit over the words so far
-    for (const ti of order) {
+    const n = tokens.length;
+    ORDER.length = 0;
+    RARITY.length = 0;
+    for (let i = 0; i < n; i++) {
+      const id = this.wordIds.get(tokens[i]!);
+      RARITY.push(id === undefined ? Infinity : this.postings.start[id + 1]! - this.postings.start[id]!);
+      // insertion sort (a query has few words) by rarity, then longer first, then query order
+      let j = ORDER.length;
+      ORDER.push(i);
+      while (j > 0 && wordOrder(tokens, ORDER[j - 1]!, i) > 0) {
+        ORDER[j] = ORDER[j - 1]!;
+        j--;
+      }
+      ORDER[j] = i;
+    }
+    let acc: Hits | null = null; // form → summed hit over the words so far
+    for (let oi = 0; oi < n; oi++) {
+      const ti = ORDER[oi]!;
       const t = tokens[ti]!;
       const stop = STOP_WORDS.has(t);
-      const hits = new Map<number, TokenHit>();
+      const hits: Hits = acc === this.hitsA ? this.hitsB : this.hitsA;
+      hits.reset();
       const prefixOk = !stop && (t.length >= 3 || (t.length === 2 && ti === tokens.length - 1 && tokens.length > 1));
       // a query word that is itself a word of some name is taken as typed: no typo neighbours
       // a word more than two letters longer than every indexed word cannot be within two edits of one
-      const k = exactOnly || stop || this.postings.has(t) || t.length > this.longestWord + 2 ? 0 : typoBudget(t.length);
-      if (acc && acc.size <= DIRECT_SCAN_MAX) {
+      const k = exactOnly || stop || this.wordIds.has(t) || t.length > this.longestWord + 2 ? 0 : typoBudget(t.length);
+      if (acc && acc.len <= DIRECT_SCAN_MAX) {
         // few names left: test their words directly instead of walking long posting lists
         this.scanForms(hits, acc, t, prefixOk, k);
       } else {
@@ -467,15 +667,15 @@ export class Resolver {
         const split = abbreviationSplit(c);
         if (split) this.abbreviationMatches(t, split, hits, acc);
       }
-      if (hits.size === 0) return;
+      if (hits.len === 0) return;
       if (acc) {
-        for (const [form, h] of hits) {
-          const a = acc.get(form)!;
-          h.cost += a.cost;
-          h.credit += a.credit;
-          h.prefix ||= a.prefix;
-          h.head ||= a.head;
-          h.mask |= a.mask;
+        for (let i = 0; i < hits.len; i++) {
+          const form = hits.list[i]!;
+          hits.cost[form]! += acc.cost[form]!;
+          hits.credit[form]! += acc.credit[form]!;
+          hits.prefix[form]! |= acc.prefix[form]!;
+          hits.head[form]! |= acc.head[form]!;
+          hits.mask[form]! |= acc.mask[form]!;
         }
       }
       acc = hits;
@@ -484,8 +684,9 @@ export class Resolver {
   }
 
   /** Whole-word, prefix and typo hits of query word `t` through the index (posting lists, sorted words, deletion hashes). */
-  private indexedMatches(hits: Map<number, TokenHit>, acc: Map<number, TokenHit> | null, t: string, prefixOk: boolean, k: number) {
-    if (this.postings.has(t)) this.addPostings(hits, acc, t, t, 0, 1);
+  private indexedMatches(hits: Hits, acc: Hits | null, t: string, prefixOk: boolean, k: number) {
+    const id = this.wordIds.get(t);
+    if (id !== undefined) this.addPostings(hits, acc, t, id, 0, 1);
     if (prefixOk) {
       // word prefix: the query word starts an index word
       const sorted = this.sortedTokens;
@@ -498,28 +699,43 @@ export class Resolver {
       }
       for (let i = lo; i < sorted.length && sorted[i]!.startsWith(t); i++) {
         const tok = sorted[i]!;
-        if (tok !== t) this.addPostings(hits, acc, t, tok, 0, t.length / tok.length);
+        if (tok !== t) this.addPostings(hits, acc, t, this.sortedIds[i]!, 0, t.length / tok.length);
       }
     }
-    if (k > 0) for (const [tok, dist] of this.typoNeighbours(t, k)) this.addPostings(hits, acc, t, tok, dist, 1);
+    if (k > 0) {
+      this.typoNeighbours(t, k);
+      for (let i = 0; i < this.nearLen; i++) {
+        const w = this.nearIds[i]!;
+        this.addPostings(hits, acc, t, w, this.nearDist[w]!, 1);
+      }
+    }
   }
 
-  /** Index words within `k` edits of `t` (Damerau), found through the deletion index, with their distance. */
-  private typoNeighbours(t: string, k: number): Map<string, number> {
-    const out = new Map<string, number>();
-    const seen = new Set<string>();
+  /**
+   * Index words within `k` edits of `t` (Damerau), found through the deletion index: their ids in
+   * nearIds[0 … nearLen−1] (in the order found), each with its distance in nearDist. Every word
+   * examined gets nearStamp = nearEpoch and its distance (up to k+1) in nearDist.
+   */
+  private typoNeighbours(t: string, k: number) {
+    if (++this.nearEpoch === 0x3fffffff) {
+      this.nearStamp.fill(0);
+      this.nearEpoch = 1;
+    }
+    const epoch = this.nearEpoch;
+    this.nearLen = 0;
     HASHES.length = 0;
     for (const d of deletionHashes(t, k, HASHES)) {
-      const toks = this.deleteIndex.get(d);
-      if (!toks) continue;
-      for (const tok of toks) {
-        if (seen.has(tok)) continue;
-        seen.add(tok);
-        const dist = damerau(t, tok, k);
-        if (dist <= k) out.set(tok, dist);
+      const s = this.delSlot(d);
+      if (s < 0) continue;
+      for (let j = this.delStart[s]!, end = this.delEnd[s]!; j < end; j++) {
+        const w = this.delWords[j]!;
+        if (this.nearStamp[w] === epoch) continue;
+        this.nearStamp[w] = epoch;
+        const dist = damerau(t, this.wordText[w]!, k);
+        this.nearDist[w] = dist;
+        if (dist <= k) this.nearIds[this.nearLen++] = w;
       }
     }
-    return out;
   }
 
   /**
@@ -528,9 +744,12 @@ export class Resolver {
    * only when `t` reaches into the second word), and a word within `k` edits (the typo neighbours
    * the deletion index gives).
    */
-  private scanForms(hits: Map<number, TokenHit>, acc: Map<number, TokenHit>, t: string, prefixOk: boolean, k: number) {
-    const near = k > 0 ? this.typoNeighbours(t, k) : null;
-    for (const formIdx of acc.keys()) {
+  private scanForms(hits: Hits, acc: Hits, t: string, prefixOk: boolean, k: number) {
+    const near = k > 0;
+    if (near) this.typoNeighbours(t, k);
+    const epoch = this.nearEpoch;
+    for (let i = 0; i < acc.len; i++) {
+      const formIdx = acc.list[i]!;
       const f = this.forms[formIdx]!;
       const ws = f.tokens;
       for (let w = 0; w < ws.length; w++) {
@@ -540,9 +759,9 @@ export class Resolver {
         const head = w === f.first;
         if (word === t) record(hits, formIdx, 0, false, weight, head, bit);
         else if (prefixOk && word.startsWith(t)) record(hits, formIdx, 0, true, weight * (t.length / word.length), head, bit);
-        else if (near !== null) {
-          const dist = near.get(word);
-          if (dist !== undefined) record(hits, formIdx, dist, false, weight, head, bit);
+        else if (near) {
+          const id = f.ids[w]!;
+          if (this.nearStamp[id] === epoch && this.nearDist[id]! <= k) record(hits, formIdx, this.nearDist[id]!, false, weight, head, bit);
         }
         const next = ws[w + 1];
         if (next === undefined || !weight || !f.weights[w + 1] || t.length <= word.length || !t.startsWith(word)) continue;
@@ -558,14 +777,18 @@ export class Resolver {
   }
 
   /** Scores every name that all query words reached (tiers 5 and 6) and marks the weak ones. */
-  private offerPartials(tokens: string[], acc: Map<number, TokenHit> | null, best: Map<number, Candidate>, weakOut: Set<number>) {
+  private offerPartials(tokens: string[], acc: Hits | null, best: Map<number, Candidate>, weakOut: Set<number>) {
     if (!acc) return;
     const strong = new Set<number>();
     const weak = weakOut;
-    for (const [formIdx, h] of acc) {
+    for (let i = 0; i < acc.len; i++) {
+      const formIdx = acc.list[i]!;
       const form = this.forms[formIdx]!;
       if (tokens.length > form.tokens.length) continue;
       const n = this.names[form.name]!;
+      const cost = acc.cost[formIdx]!;
+      const prefix = acc.prefix[formIdx] === 1;
+      const abbr = acc.abbr[formIdx] === 1;
       // a partial match that misses the name's first word is no evidence of identity ("santa barbara"
       // is not "Happy Canyon of Santa Barbara"); nor is one query word that is only the start, or a
       // misspelling, of the first word of a longer name ("australia" → "Australian Sparkling Ale")
@@ -573,38 +796,40 @@ export class Resolver {
       // same stem ("india" → "Indiana"): at most ambiguous too.
       const q0 = tokens[0]!;
       const isWeak =
-        !h.head ||
-        (tokens.length === 1 && !h.abbr && form.tokens.length > 1 && (form.tokens[form.first] !== q0 || h.cost > 0)) ||
-        (tokens.length === 1 && !h.abbr && form.tokens.length === 1 && h.prefix && h.cost === 0 && form.tokens[0]!.length - q0.length <= 3) ||
+        acc.head[formIdx] === 0 ||
+        (tokens.length === 1 && !abbr && form.tokens.length > 1 && (form.tokens[form.first] !== q0 || cost > 0)) ||
+        (tokens.length === 1 && !abbr && form.tokens.length === 1 && prefix && cost === 0 && form.tokens[0]!.length - q0.length <= 3) ||
         // leaving out a word inside the name changes what it names ("Wild Beer" is not "Wild Specialty Beer")
-        skipsInnerWord(h.mask, form.weights);
+        skipsInnerWord(acc.mask[formIdx]!, form.weights);
       (isWeak ? weak : strong).add(n.entity);
-      const coverage = Math.min(1, h.credit / form.weight);
+      const coverage = Math.min(1, acc.credit[formIdx]! / form.weight);
       const adjust = (this.prominence.get(n.entity) ?? 0) - (n.field === 'alias' ? PARTIAL_ALIAS_PENALTY : 0);
-      if (h.cost === 0) {
+      if (cost === 0) {
         offer(best, n.entity, Math.min(85, 60 + 25 * coverage + adjust), n.field === 'canonical' ? 'canonical_prefix' : 'alias_prefix', n.value);
       } else {
-        offer(best, n.entity, 50 + 25 * coverage - 8 * h.cost + adjust, n.field === 'canonical' ? 'canonical_typo' : 'alias_typo', n.value);
+        offer(best, n.entity, 50 + 25 * coverage - 8 * cost + adjust, n.field === 'canonical' ? 'canonical_typo' : 'alias_typo', n.value);
       }
     }
     for (const e of strong) weak.delete(e);
   }
 
-  /** Records the names where index word `token` occurs as a hit of query word `t` (only names in `acc`, when given). */
-  private addPostings(hits: Map<number, TokenHit>, acc: Map<number, TokenHit> | null, t: string, token: string, cost: number, share: number) {
-    const ps = this.postings.get(token);
-    if (!ps) return;
-    for (const p of ps) {
-      if (acc && !acc.has(p.form)) continue;
-      const f = this.forms[p.form]!;
-      let w = f.weights[p.word]!;
-      if (p.span === 2) {
+  /** Records the names where index word `id` occurs as a hit of query word `t` (only names in `acc`, when given). */
+  private addPostings(hits: Hits, acc: Hits | null, t: string, id: number, cost: number, share: number) {
+    const { start, form: pForm, ws: pWs } = this.postings;
+    for (let j = start[id]!, end = start[id + 1]!; j < end; j++) {
+      const form = pForm[j]!;
+      if (acc && acc.stamp[form] !== acc.epoch) continue;
+      const f = this.forms[form]!;
+      const word = pWs[j]! >> 1;
+      const span2 = (pWs[j]! & 1) === 1;
+      let w = f.weights[word]!;
+      if (span2) {
         // two words written together count only when the query word reaches into the second one
-        if (t.length <= f.tokens[p.word]!.length) continue;
-        w += f.weights[p.word + 1]!;
+        if (t.length <= f.tokens[word]!.length) continue;
+        w += f.weights[word + 1]!;
       }
-      const bits = p.word < 30 ? (p.span === 2 ? 3 : 1) << p.word : 0;
-      record(hits, p.form, cost, share < 1, w * share, p.word === f.first || (p.span === 2 && p.word + 1 === f.first), bits);
+      const bits = word < 30 ? (span2 ? 3 : 1) << word : 0;
+      record(hits, form, cost, share < 1, w * share, word === f.first || (span2 && word + 1 === f.first), bits);
     }
   }
 
@@ -612,26 +837,35 @@ export class Resolver {
    * A word typed as an abbreviation: its pieces start consecutive words of a name. "GrüVe" has fixed
    * pieces ("gru", "ve"); an all-capitals word ("DIPA", "NZ") may split anywhere into two or more.
    */
-  private abbreviationMatches(t: string, split: string[] | 'free', hits: Map<number, TokenHit>, acc: Map<number, TokenHit> | null) {
+  private abbreviationMatches(t: string, split: string[] | 'free', hits: Hits, acc: Hits | null) {
+    const { start, form: pForm, ws: pWs } = this.initials;
     if (split !== 'free') {
-      for (const p of this.initials.get(split[0]![0]! + split[1]![0]!) ?? []) {
-        if (acc && !acc.has(p.form)) continue;
-        const f = this.forms[p.form]!;
-        const credit = this.fixedSplit(split, f, p.word);
-        if (credit > 0) record(hits, p.form, 0, true, credit, p.word <= f.first, 0, true);
+      const id = this.initialIds.get(split[0]![0]! + split[1]![0]!);
+      if (id === undefined) return;
+      for (let j = start[id]!, end = start[id + 1]!; j < end; j++) {
+        const form = pForm[j]!;
+        if (acc && !acc.has(form)) continue;
+        const f = this.forms[form]!;
+        const word = pWs[j]! >> 1;
+        const credit = this.fixedSplit(split, f, word);
+        if (credit > 0) record(hits, form, 0, true, credit, word <= f.first, 0, true);
       }
       return;
     }
     // any split: the first piece is t[0..cut), the second starts with t[cut]; the rest may split again
     for (let cut = 1; cut < t.length; cut++) {
       const first = t.slice(0, cut);
-      for (const p of this.initials.get(t[0]! + t[cut]!) ?? []) {
-        if (acc && !acc.has(p.form)) continue;
-        const f = this.forms[p.form]!;
-        const w = f.tokens[p.word]!;
+      const id = this.initialIds.get(t[0]! + t[cut]!);
+      if (id === undefined) continue;
+      for (let j = start[id]!, end = start[id + 1]!; j < end; j++) {
+        const form = pForm[j]!;
+        if (acc && !acc.has(form)) continue;
+        const f = this.forms[form]!;
+        const word = pWs[j]! >> 1;
+        const w = f.tokens[word]!;
         if (!w.startsWith(first)) continue;
-        const rest = this.freeSplit(t, cut, f, p.word + 1, 1);
-        if (rest > 0) record(hits, p.form, 0, true, rest + f.weights[p.word]! * (cut / w.length), p.word <= f.first, 0, true);
+        const rest = this.freeSplit(t, cut, f, word + 1, 1);
+        if (rest > 0) record(hits, form, 0, true, rest + f.weights[word]! * (cut / w.length), word <= f.first, 0, true);
       }
     }
   }
