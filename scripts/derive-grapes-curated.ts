@@ -1,8 +1,12 @@
-// Derives data/grapes/demand.json: grape varieties that the demand set (test/resolve/demand-queries.json)
-// asks for by a name that is not itself a VIVC prime name, matched to their VIVC number through a
-// synonym that a source we read states for that name (issue 8, part "Grapes").
+// Derives data/grapes/curated.json (issue 8, part "Grapes"): grape varieties named in a list we read
+// that the list-matching of tools/derive/grapes.mjs could not place, each matched by hand:
+//  - kind 'synonym': a name the demand set (test/resolve/demand-queries.json) asks for that is not
+//    itself a VIVC prime name, matched through a synonym that a source we read states for it;
+//  - kind 'exact': a list name that equals one VIVC prime name exactly, which grapes.mjs left out
+//    because the same name minus VIVC's colour word also matched a second number (it treats both
+//    alike; here the exact equality wins and the colour-word candidate is named in the notes).
 //
-//   node --import tsx scripts/derive-grapes-demand.ts
+//   node --import tsx scripts/derive-grapes-curated.ts
 //
 // Input: the curated entries below (names, synonyms and facts transcribed from the pages cited in
 // data/sources/grapes-demand.json; no page text is stored). The VIVC number comes only from a row of
@@ -17,14 +21,15 @@ import { fileURLToPath } from 'node:url';
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..');
 const PRIMES = resolve(repo, '..', 'shared', 'reference', 'vivc-prime-names.csv');
-const OUT = join(repo, 'data', 'grapes', 'demand.json');
+const OUT = join(repo, 'data', 'grapes', 'curated.json');
 const passport = (id: string) => `https://www.vivc.de/index.php?r=passport%2Fview&id=${id}`;
 
 type Alias = { name: string; lang: string; kind: string; source: string; locator: string };
 type Fact = { value: string; source: string; locator: string };
 type Entry = {
-  key: string; name: string; demand: string; primeSynonym: string; synonymSource: string; synonymLocator: string;
-  colour: Fact; country: Fact; aliases: Alias[]; nameSource: string;
+  key: string; name: string; nameSource: string; nameLocator: string; demand?: string;
+  match: { kind: 'synonym'; synonym: string; source: string; locator: string } | { kind: 'exact'; colourWordRow: string };
+  colour: Fact; country?: Fact; aliases: Alias[];
 };
 
 const WP_FRAPPATO = 'https://glossary.wein.plus/frappato';
@@ -34,8 +39,8 @@ const VITIS_AIDANI = 'http://vitis.agroknow.com/variety/65/GRC';
 const ENTRIES: Entry[] = [
   {
     key: 'grape/frappato', name: 'Frappato', demand: 'Frappato',
-    nameSource: 'winemag-wine-reviews-variety',
-    primeSynonym: 'Frappato di Vittoria', synonymSource: 'wein-plus-frappato', synonymLocator: `${WP_FRAPPATO} (synonym list in the opening paragraph)`,
+    nameSource: 'winemag-wine-reviews-variety', nameLocator: '"Frappato" (variety column, distinct value)',
+    match: { kind: 'synonym', synonym: 'Frappato di Vittoria', source: 'wein-plus-frappato', locator: `${WP_FRAPPATO} (synonym list in the opening paragraph)` },
     colour: { value: 'noir', source: 'wein-plus-frappato', locator: `${WP_FRAPPATO} (opening sentence: red grape variety)` },
     country: { value: 'ITALY', source: 'wein-plus-frappato', locator: `${WP_FRAPPATO} (opening sentence: comes from the island of Sicily, Italy)` },
     aliases: [
@@ -44,13 +49,23 @@ const ENTRIES: Entry[] = [
   },
   {
     key: 'grape/aidani', name: 'Aidani', demand: 'Aidani',
-    nameSource: 'winemag-wine-reviews-variety',
-    primeSynonym: 'Aidani Aspro', synonymSource: 'vitis-agroknow-aidani-aspro', synonymLocator: `${VITIS_AIDANI} (page Aidani Aspro: also mentioned as Aspraidano, Aidani, Adani, Aidani aspro)`,
+    nameSource: 'winemag-wine-reviews-variety', nameLocator: '"Aidani" (variety column, distinct value)',
+    match: { kind: 'synonym', synonym: 'Aidani Aspro', source: 'vitis-agroknow-aidani-aspro', locator: `${VITIS_AIDANI} (page Aidani Aspro: also mentioned as Aspraidano, Aidani, Adani, Aidani aspro)` },
     colour: { value: 'blanc', source: 'wein-plus-aidani-aspro', locator: `${WP_AIDANI} (opening sentence: white grape variety)` },
     country: { value: 'GREECE', source: 'wein-plus-aidani-aspro', locator: `${WP_AIDANI} (opening sentence: comes from Greece)` },
     aliases: [
       { name: 'Aidani Lefko', lang: 'und', kind: 'synonym', source: 'vitis-agroknow-aidani-aspro', locator: `${VITIS_AIDANI} (opening sentence: Aidani lefko)` },
     ],
+  },
+  {
+    // Portugal's Castelão: the review dataset, the Wikipedia red table and the Italian register (no. 971
+    // "Castelao") all print it; CASTELAO is a VIVC prime name, and CASTELAO PRETO (2323) only matches once
+    // its colour word is dropped.
+    key: 'grape/castelao', name: 'Castelão',
+    nameSource: 'winemag-wine-reviews-variety', nameLocator: '"Castelão" (variety column, distinct value)',
+    match: { kind: 'exact', colourWordRow: 'CASTELAO PRETO' },
+    colour: { value: 'noir', source: 'wikipedia-list-of-grape-varieties', locator: '"castelão" (red variety table)' },
+    aliases: [],
   },
 ];
 
@@ -92,30 +107,43 @@ const outOfScope = new Set((JSON.parse(readFileSync(join(dataDir, 'out-of-scope.
 // ---- build ----
 const demand = JSON.parse(readFileSync(join(repo, 'test', 'resolve', 'demand-queries.json'), 'utf8')).queries as { q: string; family: string }[];
 const records = ENTRIES.map((e) => {
-  if (!demand.some((q) => q.family === 'grape' && q.q === e.demand)) throw new Error(`${e.name}: not a grape query of the demand set`);
-  const rows = primes.filter((p) => primeKey(p.name) === primeKey(e.primeSynonym));
-  if (rows.length !== 1) throw new Error(`${e.name}: ${rows.length} VIVC rows for ${e.primeSynonym}`);
+  if (e.demand && !demand.some((q) => q.family === 'grape' && q.q === e.demand)) throw new Error(`${e.name}: not a grape query of the demand set`);
+  const target = e.match.kind === 'synonym' ? e.match.synonym : e.name;
+  const rows = primes.filter((p) => primeKey(p.name) === primeKey(target));
+  if (rows.length !== 1) throw new Error(`${e.name}: ${rows.length} VIVC rows for ${target}`);
   const p = rows[0];
   if (vivcIds.has(p.id)) throw new Error(`${e.name}: VIVC ${p.id} is already ${vivcIds.get(p.id)}`);
+  let other = '';
+  if (e.match.kind === 'exact') {
+    const m = e.match;
+    const alt = primes.filter((x) => x.name === m.colourWordRow);
+    if (alt.length !== 1 || alt[0].id === p.id) throw new Error(`${e.name}: colour-word row ${m.colourWordRow} not found once`);
+    other = ` (the name also equals ${alt[0].name}, VIVC ${alt[0].id}, once VIVC's colour word is dropped; the exact prime name is taken)`;
+  }
   const loc = passport(p.id);
-  const aliases: Alias[] = [{ name: titleCase(p.name), lang: 'und', kind: 'synonym', source: 'vivc', locator: `${loc} (prime name)` }, ...e.aliases];
+  const primeAlias: Alias = { name: titleCase(p.name), lang: 'und', kind: 'synonym', source: 'vivc', locator: `${loc} (prime name)` };
+  const aliases: Alias[] = [...(exact(primeAlias.name) === exact(e.name) ? [] : [primeAlias]), ...e.aliases];
   for (const n of [e.name, ...aliases.map((a) => a.name)]) {
     const x = exact(n);
     const others = [...(names.get(x) ?? [])].filter((k) => k !== e.key);
     if (others.length || outOfScope.has(x)) throw new Error(`${n} (${e.key}) also names ${others.join(', ') || 'an out-of-scope term'}`);
   }
+  const facts: Record<string, Fact> = {
+    vivc_id: { value: p.id, source: 'vivc', locator: loc },
+    vivc_prime_name: { value: p.name, source: 'vivc', locator: loc },
+    berry_colour: e.colour,
+  };
+  if (e.country) facts.country_of_origin = e.country;
+  const how = e.match.kind === 'synonym'
+    ? `through the synonym ${e.match.synonym} that source ${e.match.source} states for it (${e.match.locator}), which equals the prime name`
+    : `exactly (case, accents and spacing aside)${other}`;
+  const asked = e.demand ? ` and asked for in the demand set ("${e.demand}")` : '';
   return {
-    key: e.key, type: 'grape', name: e.name, review: 'reviewed', aliases,
-    facts: {
-      vivc_id: { value: p.id, source: 'vivc', locator: loc },
-      vivc_prime_name: { value: p.name, source: 'vivc', locator: loc },
-      berry_colour: e.colour,
-      country_of_origin: e.country,
-    },
-    notes: `Canonical name as printed in the review dataset's variety column and asked for in the demand set ("${e.demand}", source ${e.nameSource}); matched to VIVC ${p.id} "${p.name}" through the synonym ${e.primeSynonym} that source ${e.synonymSource} states for it (${e.synonymLocator}), which equals the prime name.`,
+    key: e.key, type: 'grape', name: e.name, review: 'reviewed', aliases, facts,
+    notes: `Canonical name as printed in the list of source ${e.nameSource} (${e.nameLocator})${asked}; matched to VIVC ${p.id} "${p.name}" ${how}.`,
   };
 });
 
 writeFileSync(`${OUT}.tmp`, JSON.stringify(records, null, 1) + '\n');
 renameSync(`${OUT}.tmp`, OUT);
-console.log(`demand-set varieties: ${records.length} records -> ${OUT}`);
+console.log(`curated grape matches: ${records.length} records -> ${OUT}`);
