@@ -135,3 +135,67 @@ describe('BJCP 2021 27 Historical Beer', () => {
     }
   });
 });
+
+describe('Brewers Association names and shared beer terms (issue 8, second round)', () => {
+  test('each new BA name is an alias of the BJCP style it describes, cited to the BA guidelines', () => {
+    for (const [key, name] of [
+      ['beer/1a-american-light-lager', 'Contemporary American-Style Light Lager'],
+      ['beer/1b-american-lager', 'Contemporary American-Style Lager'],
+      ['beer/21c-hazy-ipa', 'Juicy or Hazy Imperial or Double India Pale Ale'],
+      ['beer/28b-mixed-fermentation-sour-beer', 'Mixed-Culture Brett Beer'],
+      ['beer/32a-classic-style-smoked-beer', 'Bamberg-Style Weiss Rauchbier'],
+    ] as const) {
+      const a = e(key).aliases.find((x) => x.name === name);
+      assert.ok(a, `${name} on ${key}`);
+      assert.equal(a.source, 'ba-beer-style-guidelines-2023', name);
+      assert.equal(a.kind, 'common_name', name);
+      assert.equal(a.lang, 'en', name);
+      assert.match(a.locator, /^2023 guidelines, \d+ /, name);
+    }
+  });
+
+  test('the BA names resolve to their BJCP style', () => {
+    const { resolver, kb: k } = sharedEngine();
+    for (const [q, key] of [
+      ['Contemporary American-Style Lager', 'beer/1b-american-lager'],
+      ['Contemporary American-Style Light Lager', 'beer/1a-american-light-lager'],
+      ['Juicy or Hazy Imperial or Double India Pale Ale', 'beer/21c-hazy-ipa'],
+      ['Mixed-Culture Brett Beer', 'beer/28b-mixed-fermentation-sour-beer'],
+      ['Bamberg-Style Weiss Rauchbier', 'beer/32a-classic-style-smoked-beer'],
+    ] as const) {
+      const r = resolver.resolve(q, 5);
+      assert.equal(r.state, 'resolved', q);
+      assert.equal(k.entities[r.candidates[0]!.entity]!.key, key, q);
+    }
+    // the Märzen-based Bamberg style keeps its own record
+    const rauch = resolver.resolve('Rauchbier', 5);
+    assert.equal(k.entities[rauch.candidates[0]!.entity]!.key, 'beer/6b-rauchbier');
+  });
+
+  test('a name that BJCP or the BA gives to several styles is answered ambiguous with all of them', () => {
+    const { resolver, kb: k } = sharedEngine();
+    for (const [q, keys] of [
+      ['Winter Warmer', ['beer/17a-british-strong-ale', 'beer/30c-winter-seasonal-beer']],
+      ['Bock', ['beer/4c-helles-bock', 'beer/6c-dunkles-bock', 'beer/9a-doppelbock', 'beer/9b-eisbock']],
+      ['English Pale Ale', ['beer/11a-ordinary-bitter', 'beer/11b-best-bitter', 'beer/11c-strong-bitter']],
+      ['Belgian-Style Flanders Oud Bruin or Oud Red Ale', ['beer/23b-flanders-red-ale', 'beer/23c-oud-bruin']],
+    ] as const) {
+      const r = resolver.resolve(q, 10);
+      assert.equal(r.state, 'ambiguous', q);
+      assert.deepEqual(r.candidates.map((c) => k.entities[c.entity]!.key).sort(), [...keys].sort(), q);
+    }
+    // the specific names stay resolved
+    for (const [q, key] of [
+      ['English Winter Warmer', 'beer/17a-british-strong-ale'],
+      ['Traditional Bock', 'beer/6c-dunkles-bock'],
+      ['Flanders Red Ale', 'beer/23b-flanders-red-ale'],
+    ] as const) {
+      const r = resolver.resolve(q, 5);
+      assert.equal(r.state, 'resolved', q);
+      assert.equal(k.entities[r.candidates[0]!.entity]!.key, key, q);
+    }
+    const decl = JSON.parse(fs.readFileSync(path.join(ROOT, 'data', 'ambiguities', 'beer-spirits.json'), 'utf8')) as { term: string; note: string }[];
+    assert.match(decl.find((d) => d.term === 'Bock')!.note, /BJCP 2015 Appendix A/);
+    assert.match(decl.find((d) => d.term === 'Winter Warmer')!.note, /17A British Strong Ale/);
+  });
+});
