@@ -316,6 +316,7 @@ export class PostgresAccountStore implements AccountStore {
    * that arrives after the caller gave up goes back to the pool.
    */
   private async acquire(deadline: number): Promise<pg.PoolClient> {
+    if (msLeft(deadline) === 0) throw new StoreDeadlineError('spent before the call'); // e.g. queued behind a stuck count
     const pending = this.pool.connect();
     let timer: NodeJS.Timeout | undefined;
     try {

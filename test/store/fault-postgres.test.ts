@@ -213,8 +213,9 @@ describe('a silent PostgreSQL (relay paused): keyed requests answer 503 within t
     await relay.start(5432);
     const url = new URL(dbUrl(db));
     url.host = `127.0.0.1:${relay.port}`;
-    // default STORE_TIMEOUT_MS (2 s): every store call ends within 3 s, connection wait and settling included
-    const t = await buildTestApp({ env: { DATABASE_URL: url.toString(), KEY_CACHE_TTL_MS: '1500' } });
+    // default STORE_TIMEOUT_MS (2 s): every store call ends within 3 s, connection wait and settling
+    // included. Usage leases off: this is the count-group path (consumeMonthly, settled by id).
+    const t = await buildTestApp({ env: { DATABASE_URL: url.toString(), KEY_CACHE_TTL_MS: '1500', USAGE_LEASE_MAX_BLOCK: '0' } });
     const direct = new PostgresAccountStore(dbUrl(db));
     try {
       const warm = await createKey(t.ctx, BIG.name);
