@@ -9,6 +9,46 @@ import type { LimitResult, WindowLimiter } from './ports.ts';
 
 type Factory = (opts: { points: number; duration: number; keyPrefix: string }) => RateLimiterAbstract;
 
+/**
+ * One atomic reservation in a window (Redis: a Lua script on the same key rate-limiter-flexible
+ * uses): admits min(need, limit − count) plus headroom of at most floor((left − need) / share), and
+ * counts only what it admits. Returns [count before, granted, ms until the window resets].
+ */
+type Reserve = (fullKey: string, limit: number, need: number, extra: number, share: number, windowSeconds: number) => Promise<[number, number, number]>;
+
+/**
+ * Minute-window tokens reserved ahead (issue 14), for keys this process hits at >= minRate per
+ * second: headroom min(maxChunk, rate × horizonMs, floor((left − waiting) / share)). Below minRate
+ * (every starter plan: 10, 60, 600 a minute) each hit is counted as it comes, exactly as before.
+ * Never admits over the limit: tokens are counted in Redis when reserved. A process's unused
+ * tokens are given back when the key is idle for idleMs, on close, and lapse with their window.
+ */
+export interface WindowLeaseOptions {
+  minRate: number;
+  maxChunk: number;
+  horizonMs: number;
+  idleMs: number;
+  share: number;
+}
+
+export const DEFAULT_WINDOW_LEASE: WindowLeaseOptions = { minRate: 200, maxChunk: 100, horizonMs: 100, idleMs: 200, share: 2 };
+
+interface Slot {
+  key: string;
+  limit: number;
+  windowMs: number;
+  tokens: number;
+  before: number;
+  taken: number;
+  resetAt: number;
+  busy: boolean;
+  waiting: ((r: LimitResult | Error) => void)[];
+  lastUse: number;
+  windowStart: number;
+  windowCount: number;
+  rate: number;
+}
+
 export class LimiterUnavailableError extends Error {
   constructor(cause: unknown) {
     super(`limiter store unavailable: ${(cause as Error)?.message ?? String(cause)}`);
@@ -19,12 +59,105 @@ export class LimiterUnavailableError extends Error {
 class FlexibleWindowLimiter implements WindowLimiter {
   private readonly instances = new Map<string, RateLimiterAbstract>();
 
+  private readonly slots = new Map<string, Slot>();
+  private readonly sweeper: NodeJS.Timeout | null = null;
+
   constructor(
     readonly kind: 'redis',
     private readonly factory: Factory,
     private readonly pingFn: () => Promise<void>,
     private readonly closeFn: () => Promise<void>,
-  ) {}
+    private readonly reserve: Reserve | null = null,
+    private readonly lease: WindowLeaseOptions = DEFAULT_WINDOW_LEASE,
+  ) {
+    if (reserve) this.sweeper = setInterval(() => this.sweep(), Math.max(20, lease.idleMs / 2)).unref();
+  }
+
+  /** Tokens reserved ahead and not yet used, per window key (for tests and diagnostics). */
+  heldTokens(): number {
+    let n = 0;
+    for (const s of this.slots.values()) if (s.resetAt > Date.now()) n += s.tokens;
+    return n;
+  }
+
+  private fullKey(limit: number, windowMs: number, key: string) {
+    return `dis:rl:${limit}:${windowMs}:${key}`;
+  }
+
+  /** hit() through reserved tokens: one Redis call in flight per window key, later hits wait for the next. */
+  private leasedHit(key: string, limit: number, windowMs: number): Promise<LimitResult> {
+    const now = Date.now();
+    const id = `${limit}:${windowMs}:${key}`;
+    let s = this.slots.get(id);
+    if (!s) this.slots.set(id, (s = { key, limit, windowMs, tokens: 0, before: 0, taken: 0, resetAt: 0, busy: false, waiting: [], lastUse: now, windowStart: now, windowCount: 0, rate: 0 }));
+    const since = now - s.windowStart;
+    if (since >= 1000) {
+      s.rate = since < 2000 ? (s.windowCount * 1000) / since : 0;
+      s.windowStart = now;
+      s.windowCount = 0;
+    }
+    s.windowCount++;
+    s.lastUse = now;
+    if (s.tokens > 0 && !s.busy && now < s.resetAt) {
+      s.tokens--;
+      s.taken++;
+      return Promise.resolve({ allowed: true, remaining: Math.max(0, limit - (s.before + s.taken)), resetAt: s.resetAt, limit });
+    }
+    const slot = s;
+    return new Promise((resolve, reject) => {
+      slot.waiting.push((r) => (r instanceof Error ? reject(r) : resolve(r)));
+      if (!slot.busy) {
+        slot.busy = true;
+        setImmediate(() => void this.runSlot(slot));
+      }
+    });
+  }
+
+  private async runSlot(s: Slot) {
+    const batch = s.waiting;
+    s.waiting = [];
+    const now = Date.now();
+    // tokens of a window that has reset lapsed with it
+    if (now >= s.resetAt) s.tokens = 0;
+    const need = batch.length;
+    const o = this.lease;
+    const extra = s.rate >= o.minRate ? Math.min(o.maxChunk, Math.ceil((s.rate * o.horizonMs) / 1000)) : 0;
+    try {
+      // unused tokens of the current window are kept; a new reservation only when they are gone
+      const [before, granted, pttl] = await this.reserve!(this.fullKey(s.limit, s.windowMs, s.key), s.limit, need, s.tokens > 0 ? 0 : extra, o.share, Math.max(1, Math.ceil(s.windowMs / 1000)));
+      const resetAt = now + Math.max(0, pttl);
+      const admit = Math.min(need, granted);
+      if (resetAt !== s.resetAt && now >= s.resetAt) s.tokens = 0;
+      s.resetAt = resetAt;
+      s.before = before;
+      s.taken = 0;
+      s.tokens += granted - admit;
+      for (let i = 0; i < batch.length; i++) {
+        batch[i]!(i < admit ? { allowed: true, remaining: Math.max(0, s.limit - (before + ++s.taken)), resetAt, limit: s.limit } : { allowed: false, remaining: 0, resetAt, limit: s.limit });
+      }
+    } catch (e) {
+      const err = new LimiterUnavailableError(e);
+      for (const w of batch) w(err);
+    }
+    s.busy = false;
+    if (s.waiting.length) {
+      s.busy = true;
+      setImmediate(() => void this.runSlot(s));
+    }
+  }
+
+  /** Gives back the unused tokens of keys idle for idleMs (best effort) and forgets idle slots. */
+  private sweep(all = false) {
+    const now = Date.now();
+    const done: Promise<unknown>[] = [];
+    for (const [id, s] of this.slots) {
+      if (s.busy || (!all && now - s.lastUse < this.lease.idleMs)) continue;
+      if (s.tokens > 0 && now < s.resetAt) done.push(this.instance(s.limit, s.windowMs).reward(s.key, s.tokens).catch(() => undefined));
+      s.tokens = 0;
+      if (!s.waiting.length) this.slots.delete(id);
+    }
+    return Promise.all(done);
+  }
 
   private instance(limit: number, windowMs: number): RateLimiterAbstract {
     const id = `${limit}:${windowMs}`;
@@ -50,6 +183,7 @@ class FlexibleWindowLimiter implements WindowLimiter {
    */
   hit(key: string, limit: number, windowMs: number): Promise<LimitResult> {
     if (limit <= 0) return Promise.resolve({ allowed: false, remaining: 0, resetAt: Date.now() + windowMs, limit });
+    if (this.reserve) return this.leasedHit(key, limit, windowMs);
     const id = `${limit}:${windowMs}:${key}`;
     return new Promise((resolve, reject) => {
       let g = this.pendingHits.get(id);
@@ -123,6 +257,13 @@ class FlexibleWindowLimiter implements WindowLimiter {
 
   async refund(key: string, limit: number, windowMs: number): Promise<void> {
     if (limit <= 0) return;
+    const s = this.slots.get(`${limit}:${windowMs}:${key}`);
+    if (s && !s.busy && s.taken > 0 && Date.now() < s.resetAt) {
+      // back into the tokens reserved ahead (given back to Redis when the key goes idle)
+      s.taken--;
+      s.tokens++;
+      return;
+    }
     await this.instance(limit, windowMs).reward(key, 1).catch(() => undefined);
   }
 
@@ -140,10 +281,29 @@ class FlexibleWindowLimiter implements WindowLimiter {
     return this.pingFn();
   }
 
-  close() {
+  async close() {
+    if (this.sweeper) clearInterval(this.sweeper);
+    await this.sweep(true);
     return this.closeFn();
   }
 }
+
+const RESERVE_LUA = `redis.call('set', KEYS[1], 0, 'EX', ARGV[5], 'NX')
+local cur = tonumber(redis.call('get', KEYS[1]))
+local limit = tonumber(ARGV[1])
+local need = tonumber(ARGV[2])
+local left = limit - cur
+if left < 0 then left = 0 end
+local n = math.min(need, left)
+local e = math.min(tonumber(ARGV[3]), math.floor((left - n) / tonumber(ARGV[4])))
+if e < 0 then e = 0 end
+if n + e > 0 then redis.call('incrby', KEYS[1], n + e) end
+local ttl = redis.call('pttl', KEYS[1])
+if ttl < 0 then
+  redis.call('expire', KEYS[1], ARGV[5])
+  ttl = 1000 * tonumber(ARGV[5])
+end
+return {cur, n + e, ttl}`;
 
 /** Windows the in-memory limiter keeps at most; beyond it the least recently used are dropped. */
 export const MEMORY_LIMITER_MAX_WINDOWS = 100_000;
@@ -233,7 +393,17 @@ export function memoryLimiter(maxWindows = MEMORY_LIMITER_MAX_WINDOWS): WindowLi
   return new MemoryWindowLimiter(maxWindows);
 }
 
-export function redisLimiter(redis: Redis): WindowLimiter {
+export function redisLimiter(redis: Redis, lease: WindowLeaseOptions | null = DEFAULT_WINDOW_LEASE): WindowLimiter {
+  let reserve: Reserve | null = null;
+  if (lease) {
+    if (!(redis as unknown as Record<string, unknown>).disReserve) redis.defineCommand('disReserve', { numberOfKeys: 1, lua: RESERVE_LUA });
+    const call = (redis as unknown as { disReserve: (...a: (string | number)[]) => Promise<[number, number, number]> }).disReserve.bind(redis);
+    reserve = async (fullKey, limit, need, extra, share, windowSeconds) => {
+      if (redis.status !== 'ready') throw new Error(`Redis connection is ${redis.status}`);
+      const [before, granted, ttl] = await call(fullKey, limit, need, extra, Math.max(1, share), windowSeconds);
+      return [Number(before), Number(granted), Number(ttl)];
+    };
+  }
   return new FlexibleWindowLimiter(
     'redis',
     (o) => new RateLimiterRedis({ ...o, storeClient: redis, rejectIfRedisNotReady: true }),
@@ -243,5 +413,7 @@ export function redisLimiter(redis: Redis): WindowLimiter {
     async () => {
       redis.disconnect();
     },
+    reserve,
+    lease ?? DEFAULT_WINDOW_LEASE,
   );
 }

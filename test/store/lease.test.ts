@@ -10,7 +10,10 @@ import { SqliteAccountStore } from '../../src/store/sqlite.ts';
 import { PostgresAccountStore } from '../../src/store/postgres.ts';
 import { LeasedAccountStore, DEFAULT_LEASE_OPTIONS, type LeaseOptions } from '../../src/store/lease.ts';
 import type { AccountStore, LeaseGrant, LeaseReservation, LeaseReservations } from '../../src/store/ports.ts';
-import { sleep, tempDir } from '../helper.ts';
+import os from 'node:os';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const tempDir = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 import { createDatabase, dbUrl, dropDatabase, tempDatabaseName } from '../services.ts';
 
 type Inner = AccountStore & LeaseReservations;
