@@ -7,6 +7,7 @@ import { HttpEngineClient, InProcessEngineClient, type EngineClient } from './ga
 import { memoryLimiter } from './store/limiter.ts';
 import { memoryCache } from './store/cache.ts';
 import { SqliteAccountStore } from './store/sqlite.ts';
+import { DEFAULT_LEASE_OPTIONS, withLeases } from './store/lease.ts';
 import { loadKnowledgeBaseOrThrow } from './engine/kb/load.ts';
 import { Engine } from './engine/engine.ts';
 import { API_VERSION } from './routes/openapi.ts';
@@ -41,6 +42,8 @@ export async function buildContext(config: Config, opts: BuildContextOptions = {
       throw new Error(`The database is not migrated (pending: ${pending.join(', ')}). Run: npm run --silent admin -- db migrate`);
     }
   }
+  // usage leases: a block of the monthly allowance reserved ahead for a busy key (issue 14)
+  const metered = withLeases(store, { ...DEFAULT_LEASE_OPTIONS, maxBlock: config.usageLease.maxBlock, minRate: config.usageLease.minRate });
   let limiter = memoryLimiter();
   let cache = memoryCache();
   if (config.redisUrl) {
@@ -54,7 +57,7 @@ export async function buildContext(config: Config, opts: BuildContextOptions = {
   else engine = new InProcessEngineClient(opts.engine ?? loadEngine(config));
   return {
     config,
-    store,
+    store: metered,
     accounts: new AccountCache(store, config.cacheTtlMs),
     limiter,
     cache,
