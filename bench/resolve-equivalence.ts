@@ -88,8 +88,9 @@ const normChecks: [string, (n: typeof norm, s: string) => unknown][] = [
   ['fold(exactForm)', (n, s) => n.fold(n.exactForm(s))],
   ['queryForms', (n, s) => n.queryForms(s)],
   ['indexVariants', (n, s) => n.indexVariants(s)],
+  ['abbreviationSplit', (n, s) => s.split(/\s+/).map((w) => n.abbreviationSplit(w))],
 ];
-const extra = [' ', '', "  O'Neil  ", 'a--b', "d'Alba", 'A`B', 'UPPER case', 'x  ', '  x', 'Ab Cd', 'AbCd', 'ABC', '9 a', '\tTab'];
+const extra = [' ', '', "  O'Neil  ", 'a--b', "d'Alba", 'A`B', 'UPPER case', 'x  ', '  x', 'Ab Cd', 'AbCd', 'ABC', '9 a', '\tTab', 'GrüVe', 'DIPA', 'NZ', 'ABCDEFG', 'aBc', 'AbC9', 'A', 'AB', 'ÅB', 'AbCDe'];
 for (const s of [...queries, ...names.map((n) => n.value), ...extra]) {
   for (const [label, f] of normChecks) {
     normCompared++;

@@ -203,7 +203,10 @@ export function queryForms(q: string): QueryForms {
       if (c >= 65 && c <= 90) {
         const sq = asciiSquash(q, false, true)!;
         const cs = sq ? sq.split(' ') : [];
-        cased = cs.length === tokens.length && cs.every((w, j) => w.toLowerCase() === tokens[j]) ? cs : tokens;
+        if (cs.length === tokens.length) {
+          cased = cs;
+          for (let j = 0; j < cs.length; j++) if (cs[j]!.toLowerCase() !== tokens[j]) cased = tokens;
+        }
         break;
       }
     }
@@ -228,6 +231,33 @@ export function queryForms(q: string): QueryForms {
  * null (an ordinary word).
  */
 export function abbreviationSplit(cased: string): string[] | 'free' | null {
+  // ASCII fast path: letters A–Z and a–z only, the same answer without regular expressions
+  let caps = 0;
+  let ascii = cased.length > 0;
+  for (let i = 0; i < cased.length; i++) {
+    const c = cased.charCodeAt(i);
+    if (c >= 128) {
+      ascii = false;
+      break;
+    }
+    if (c >= 65 && c <= 90) caps++;
+    else if (c < 97 || c > 122) return null;
+  }
+  if (ascii) {
+    if (caps === cased.length && caps >= 2 && caps <= 6) return 'free';
+    const c0 = cased.charCodeAt(0);
+    if (caps < 2 || c0 < 65 || c0 > 90) return null;
+    const parts: string[] = [];
+    let from = 0;
+    for (let i = 1; i <= cased.length; i++) {
+      const c = i < cased.length ? cased.charCodeAt(i) : 65;
+      if (c >= 65 && c <= 90) {
+        parts.push(cased.slice(from, i).toLowerCase());
+        from = i;
+      }
+    }
+    return parts;
+  }
   if (!/^\p{L}+$/u.test(cased)) return null;
   const upper = [...cased].filter((c) => c !== c.toLowerCase()).length;
   if (upper === cased.length && upper >= 2 && upper <= 6) return 'free';

@@ -299,8 +299,12 @@ export class Resolver {
   /** Whether a folded word is an indexed word (a word of some name, or two joined). */
   private readonly isIndexWord = (t: string) => this.wordIds.has(t);
   private readonly sharedTerms = new Map<string, number[]>(); // folded term → entities
-  private readonly prominence = new Map<number, number>(); // entity → bonus for partial matches
+  private readonly prominence: Float64Array; // entity → bonus for partial matches
+  private readonly strongStamp: Int32Array; // entity → offerPartials call that found it strong (scratch)
+  private strongEpoch = 0;
   private readonly tieBreak: (a: number, b: number) => number;
+  /** Candidates best first: score, then the caller's tie-break. */
+  private readonly order: (x: Candidate, y: Candidate) => number;
   /** Longest indexed word and most words in a name: bounds that keep hostile queries cheap. */
   private readonly longestWord: number;
   private readonly mostWords: number;
@@ -318,6 +322,7 @@ export class Resolver {
   ) {
     this.names = names;
     this.tieBreak = tieBreak;
+    this.order = (x, y) => y.score - x.score || tieBreak(x.entity, y.entity);
     this.kindOf = options.kindOf ?? (() => 'other');
     for (const p of options.placeNames ?? []) for (const f of indexVariants(p)) this.placeNames.add(f);
     for (const t of options.outOfScope ?? []) {
@@ -350,6 +355,10 @@ export class Resolver {
     const posts = new PostingBuilder();
     const initials = new PostingBuilder();
     const aliases = new Map<number, number>();
+    let entities = 0;
+    for (const n of names) entities = Math.max(entities, n.entity + 1);
+    this.prominence = new Float64Array(entities);
+    this.strongStamp = new Int32Array(entities);
     names.forEach((n, i) => {
       if (n.field === 'alias') aliases.set(n.entity, (aliases.get(n.entity) ?? 0) + 1);
       for (const apostrophe of ['', ' '] as const) push(this.exactMap, exactForm(n.value, apostrophe), i);
@@ -375,7 +384,7 @@ export class Resolver {
     });
     for (const [e, n] of aliases) {
       const bonus = Math.min(2, Math.max(0, Math.log2(1 + n) - 2));
-      if (bonus > 0) this.prominence.set(e, bonus);
+      if (bonus > 0) this.prominence[e] = bonus;
     }
     this.postings = posts.build(wordText.length);
     this.initials = initials.build(this.initialIds.size);
@@ -501,8 +510,7 @@ export class Resolver {
       if (accept && !accept(c.entity)) continue;
       (c.score >= RESOLVE_THRESHOLD ? ranked : c.score >= SUGGESTION_FLOOR ? below : null)?.push(c);
     }
-    const tieBreak = this.tieBreak;
-    const order = (x: Candidate, y: Candidate) => y.score - x.score || tieBreak(x.entity, y.entity);
+    const order = this.order;
     if (ranked.length === 0) {
       return {
         state: 'unresolved',
@@ -779,7 +787,12 @@ export class Resolver {
   /** Scores every name that all query words reached (tiers 5 and 6) and marks the weak ones. */
   private offerPartials(tokens: string[], acc: Hits | null, best: Map<number, Candidate>, weakOut: Set<number>) {
     if (!acc) return;
-    const strong = new Set<number>();
+    // entities with a strong form are not weak, whatever their other forms
+    if (++this.strongEpoch === 0x3fffffff) {
+      this.strongStamp.fill(0);
+      this.strongEpoch = 1;
+    }
+    const strong = this.strongEpoch;
     const weak = weakOut;
     for (let i = 0; i < acc.len; i++) {
       const formIdx = acc.list[i]!;
@@ -801,16 +814,17 @@ export class Resolver {
         (tokens.length === 1 && !abbr && form.tokens.length === 1 && prefix && cost === 0 && form.tokens[0]!.length - q0.length <= 3) ||
         // leaving out a word inside the name changes what it names ("Wild Beer" is not "Wild Specialty Beer")
         skipsInnerWord(acc.mask[formIdx]!, form.weights);
-      (isWeak ? weak : strong).add(n.entity);
+      if (isWeak) weak.add(n.entity);
+      else this.strongStamp[n.entity] = strong;
       const coverage = Math.min(1, acc.credit[formIdx]! / form.weight);
-      const adjust = (this.prominence.get(n.entity) ?? 0) - (n.field === 'alias' ? PARTIAL_ALIAS_PENALTY : 0);
+      const adjust = this.prominence[n.entity]! - (n.field === 'alias' ? PARTIAL_ALIAS_PENALTY : 0);
       if (cost === 0) {
         offer(best, n.entity, Math.min(85, 60 + 25 * coverage + adjust), n.field === 'canonical' ? 'canonical_prefix' : 'alias_prefix', n.value);
       } else {
         offer(best, n.entity, 50 + 25 * coverage - 8 * cost + adjust, n.field === 'canonical' ? 'canonical_typo' : 'alias_typo', n.value);
       }
     }
-    for (const e of strong) weak.delete(e);
+    for (const e of weak) if (this.strongStamp[e] === strong) weak.delete(e);
   }
 
   /** Records the names where index word `id` occurs as a hit of query word `t` (only names in `acc`, when given). */
@@ -917,9 +931,9 @@ export function queryParts(q: string, qTokens: string[], isIndexWord: (folded: s
       if (sides.length >= 2 && sides.length <= 4) for (const x of sides) parts.add(x);
     }
   }
-  for (const p of [q, ...parts]) {
+  for (const p of parts.size === 0 ? [q] : [q, ...parts]) {
     const tokens = p === q ? qTokens : queryForms(p).tokens;
-    if (!tokens.some((t) => t.endsWith('s') && t.length >= 4 && !isIndexWord(t))) continue;
+    if (!hasUnindexedPlural(tokens, isIndexWord)) continue;
     let changed = false;
     const singular = tokens.map((t) => {
       if (t.length < 4 || isIndexWord(t)) return t;
@@ -934,7 +948,15 @@ export function queryParts(q: string, qTokens: string[], isIndexWord: (folded: s
     if (changed) parts.add(singular.join(' '));
   }
   parts.delete(q);
-  return [...parts].filter((p) => p.trim());
+  const out: string[] = [];
+  for (const p of parts) if (p.trim()) out.push(p);
+  return out;
+}
+
+/** Whether a word of four letters or more ends in "s" and is not an indexed word (it may be a plural). */
+function hasUnindexedPlural(tokens: string[], isIndexWord: (folded: string) => boolean): boolean {
+  for (const t of tokens) if (t.length >= 4 && t.endsWith('s') && !isIndexWord(t)) return true;
+  return false;
 }
 
 function hasStrong(m: Map<number, Candidate>, weak: Set<number>): boolean {
