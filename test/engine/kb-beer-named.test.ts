@@ -144,6 +144,7 @@ describe('Brewers Association names and shared beer terms (issue 8, second round
       ['beer/21c-hazy-ipa', 'Juicy or Hazy Imperial or Double India Pale Ale'],
       ['beer/28b-mixed-fermentation-sour-beer', 'Mixed-Culture Brett Beer'],
       ['beer/32a-classic-style-smoked-beer', 'Bamberg-Style Weiss Rauchbier'],
+      ['beer/22b-american-strong-ale', 'Double Hoppy Red Ale'],
     ] as const) {
       const a = e(key).aliases.find((x) => x.name === name);
       assert.ok(a, `${name} on ${key}`);
@@ -162,6 +163,7 @@ describe('Brewers Association names and shared beer terms (issue 8, second round
       ['Juicy or Hazy Imperial or Double India Pale Ale', 'beer/21c-hazy-ipa'],
       ['Mixed-Culture Brett Beer', 'beer/28b-mixed-fermentation-sour-beer'],
       ['Bamberg-Style Weiss Rauchbier', 'beer/32a-classic-style-smoked-beer'],
+      ['Double Hoppy Red Ale', 'beer/22b-american-strong-ale'],
     ] as const) {
       const r = resolver.resolve(q, 5);
       assert.equal(r.state, 'resolved', q);
