@@ -2,9 +2,11 @@
 // that the list-matching of tools/derive/grapes.mjs could not place, each matched by hand:
 //  - kind 'synonym': a name the demand set (test/resolve/demand-queries.json) asks for that is not
 //    itself a VIVC prime name, matched through a synonym that a source we read states for it;
-//  - kind 'exact': a list name that equals one VIVC prime name exactly, which grapes.mjs left out
-//    because the same name minus VIVC's colour word also matched a second number (it treats both
-//    alike; here the exact equality wins and the colour-word candidate is named in the notes).
+//  - kind 'exact': a list name that equals one VIVC prime name exactly but that grapes.mjs left out,
+//    either because the same name minus VIVC's colour word also matched a second number (it treats
+//    both alike; here the exact equality wins and the colour-word candidate is named in the notes), or
+//    because the hand transcription it reads (tools/derive/grapes-us-ttb.json) ran two entries of
+//    27 CFR 4.91 together ("Campbell Early (Island Belle)Canada Muscat"); the section was re-read.
 //
 //   node --import tsx scripts/derive-grapes-curated.ts
 //
@@ -28,8 +30,8 @@ type Alias = { name: string; lang: string; kind: string; source: string; locator
 type Fact = { value: string; source: string; locator: string };
 type Entry = {
   key: string; name: string; nameSource: string; nameLocator: string; demand?: string;
-  match: { kind: 'synonym'; synonym: string; source: string; locator: string } | { kind: 'exact'; colourWordRow: string };
-  colour: Fact; country?: Fact; aliases: Alias[];
+  match: { kind: 'synonym'; synonym: string; source: string; locator: string } | { kind: 'exact'; colourWordRow?: string; why?: string };
+  colour?: Fact; country?: Fact; aliases: Alias[];
 };
 
 const WP_FRAPPATO = 'https://glossary.wein.plus/frappato';
@@ -67,6 +69,13 @@ const ENTRIES: Entry[] = [
     colour: { value: 'noir', source: 'wikipedia-list-of-grape-varieties', locator: '"castelão" (red variety table)' },
     aliases: [],
   },
+  // 27 CFR 4.91 names that the transcription ran into the preceding entry (no berry colour in the section).
+  ...([['Canada Muscat', 'Campbell Early (Island Belle)'], ['Dearing', 'Cynthiana (Norton)'], ['Summit', 'Sultanina (Thomspon Seedless)']] as const).map(([n, prev]): Entry => ({
+    key: `grape/${n.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`, name: n,
+    nameSource: 'us-ttb-approved-grape-variety-names', nameLocator: `"${n}" (27 CFR 4.91 list of approved names)`,
+    match: { kind: 'exact', why: `; tools/derive/grapes-us-ttb.json had run it into the entry before ("${prev}${n}"), so the list matching never saw it` },
+    aliases: [],
+  })),
 ];
 
 // ---- name forms (as tools/derive/grapes.mjs) ----
@@ -114,12 +123,12 @@ const records = ENTRIES.map((e) => {
   const p = rows[0];
   if (vivcIds.has(p.id)) throw new Error(`${e.name}: VIVC ${p.id} is already ${vivcIds.get(p.id)}`);
   let other = '';
-  if (e.match.kind === 'exact') {
+  if (e.match.kind === 'exact' && e.match.colourWordRow) {
     const m = e.match;
     const alt = primes.filter((x) => x.name === m.colourWordRow);
     if (alt.length !== 1 || alt[0].id === p.id) throw new Error(`${e.name}: colour-word row ${m.colourWordRow} not found once`);
     other = ` (the name also equals ${alt[0].name}, VIVC ${alt[0].id}, once VIVC's colour word is dropped; the exact prime name is taken)`;
-  }
+  } else if (e.match.kind === 'exact' && e.match.why) other = e.match.why;
   const loc = passport(p.id);
   const primeAlias: Alias = { name: titleCase(p.name), lang: 'und', kind: 'synonym', source: 'vivc', locator: `${loc} (prime name)` };
   const aliases: Alias[] = [...(exact(primeAlias.name) === exact(e.name) ? [] : [primeAlias]), ...e.aliases];
@@ -131,8 +140,8 @@ const records = ENTRIES.map((e) => {
   const facts: Record<string, Fact> = {
     vivc_id: { value: p.id, source: 'vivc', locator: loc },
     vivc_prime_name: { value: p.name, source: 'vivc', locator: loc },
-    berry_colour: e.colour,
   };
+  if (e.colour) facts.berry_colour = e.colour;
   if (e.country) facts.country_of_origin = e.country;
   const how = e.match.kind === 'synonym'
     ? `through the synonym ${e.match.synonym} that source ${e.match.source} states for it (${e.match.locator}), which equals the prime name`
