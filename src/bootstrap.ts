@@ -50,6 +50,11 @@ export async function buildContext(config: Config, opts: BuildContextOptions = {
     const { connectRedis } = await import('./store/redis.ts');
     const r = await connectRedis(config.redisUrl);
     limiter = r.limiter;
+    if (config.usageLease.maxBlock <= 0) {
+      // leases off: minute windows counted per event-loop turn, without tokens reserved ahead
+      const { redisLimiter } = await import('./store/limiter.ts');
+      limiter = redisLimiter(r.redis, null);
+    }
     cache = r.cache;
   }
   let engine: EngineClient;
