@@ -34,6 +34,8 @@ type Entry = {
   colour?: Fact; country?: Fact; aliases: Alias[];
 };
 
+// keys: letters NFD does not decompose are spelled out first, as tools/derive/grapes.mjs does
+const slugOf = (n: string) => n.replace(/ß/g, 'ss').normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
 const WP_FRAPPATO = 'https://glossary.wein.plus/frappato';
 const WP_AIDANI = 'https://glossary.wein.plus/aidani-aspro';
 const VITIS_AIDANI = 'http://vitis.agroknow.com/variety/65/GRC';
@@ -69,9 +71,31 @@ const ENTRIES: Entry[] = [
     colour: { value: 'noir', source: 'wikipedia-list-of-grape-varieties', locator: '"castelão" (red variety table)' },
     aliases: [],
   },
+  // National and regional variety lists read in this round (names equal to a VIVC prime name; the lists
+  // give no berry colour usable here: the Austrian and Czech groupings are by wine colour, not berry colour).
+  ...([
+    ['Jubiläumsrebe', 'at-rebsortenverordnung-2018', '§ 1 Z 1 (Weißweinrebsorten)'],
+    ['Cabernet Jura', 'at-stmk-rebsortenklassifizierung', '§ 1 Z 2 (Zugelassene Rebsorten)'],
+    ['Attila', 'at-stmk-rebsortenklassifizierung', '§ 1 Z 2 (Zugelassene Rebsorten)'],
+    ['Fanny', 'at-stmk-rebsortenklassifizierung', '§ 1 Z 2 (Zugelassene Rebsorten)'],
+    ['Kocsis Irma', 'at-stmk-rebsortenklassifizierung', '§ 1 Z 2 (Zugelassene Rebsorten)'],
+    ['Königin der Weingärten', 'at-stmk-rebsortenklassifizierung', '§ 1 Z 2 (Zugelassene Rebsorten)'],
+    ['Medina', 'at-stmk-rebsortenklassifizierung', '§ 1 Z 2 (Zugelassene Rebsorten)'],
+    ['Palatina', 'at-stmk-rebsortenklassifizierung', '§ 1 Z 2 (Zugelassene Rebsorten)'],
+    ['Pannonia', 'at-stmk-rebsortenklassifizierung', '§ 1 Z 2 (Zugelassene Rebsorten)'],
+    ['Perlette', 'at-stmk-rebsortenklassifizierung', '§ 1 Z 2 (Zugelassene Rebsorten)'],
+    ['Phönix', 'at-stmk-rebsortenklassifizierung', '§ 1 Z 2 (Zugelassene Rebsorten)'],
+    ['Pinot Nova', 'at-stmk-rebsortenklassifizierung', '§ 1 Z 2 (Zugelassene Rebsorten)'],
+    ['Terez', 'at-stmk-rebsortenklassifizierung', '§ 1 Z 2 (Zugelassene Rebsorten)'],
+    ['Aurelius', 'cz-vyhlaska-88-2017-odrudy', 'příloha č. 2, I. Bílé moštové odrůdy, no. 1'],
+    ['Děvín', 'cz-vyhlaska-88-2017-odrudy', 'příloha č. 2, I. Bílé moštové odrůdy, no. 3'],
+  ] as const).map(([n, src, where]): Entry => ({
+    key: `grape/${slugOf(n)}`, name: n, nameSource: src, nameLocator: `"${n}" (${where})`,
+    match: { kind: 'exact' }, aliases: [],
+  })),
   // 27 CFR 4.91 names that the transcription ran into the preceding entry (no berry colour in the section).
   ...([['Canada Muscat', 'Campbell Early (Island Belle)'], ['Dearing', 'Cynthiana (Norton)'], ['Summit', 'Sultanina (Thomspon Seedless)']] as const).map(([n, prev]): Entry => ({
-    key: `grape/${n.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`, name: n,
+    key: `grape/${slugOf(n)}`, name: n,
     nameSource: 'us-ttb-approved-grape-variety-names', nameLocator: `"${n}" (27 CFR 4.91 list of approved names)`,
     match: { kind: 'exact', why: `; tools/derive/grapes-us-ttb.json had run it into the entry before ("${prev}${n}"), so the list matching never saw it` },
     aliases: [],
@@ -82,7 +106,7 @@ const ENTRIES: Entry[] = [
 const stripMarks = (s: string) => s.normalize('NFD').replace(/\p{M}+/gu, '');
 const primeKey = (s: string) => stripMarks(s).toUpperCase().replace(/[^A-Z0-9]+/g, '');
 const exact = (s: string) => s.normalize('NFC').toLowerCase().replace(/['’‘`´ʼ]/g, '').replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
-const titleCase = (s: string) => s.toLowerCase().split(' ').map((w, i) => (i > 0 && ['di', 'de', 'da', 'del'].includes(w) ? w : w.charAt(0).toUpperCase() + w.slice(1))).join(' ');
+const titleCase = (s: string) => s.toLowerCase().split(' ').map((w, i) => (i > 0 && ['di', 'de', 'da', 'del', 'der', 'von', 'du', 'des', 'la', 'le'].includes(w) ? w : w.charAt(0).toUpperCase() + w.slice(1))).join(' ');
 
 // ---- VIVC prime names ----
 const primes = readFileSync(PRIMES, 'utf8').replace(/^\uFEFF/, '').split(/\r?\n/).slice(1).filter((l) => l.trim()).map((l) => {
@@ -118,7 +142,10 @@ const demand = JSON.parse(readFileSync(join(repo, 'test', 'resolve', 'demand-que
 const records = ENTRIES.map((e) => {
   if (e.demand && !demand.some((q) => q.family === 'grape' && q.q === e.demand)) throw new Error(`${e.name}: not a grape query of the demand set`);
   const target = e.match.kind === 'synonym' ? e.match.synonym : e.name;
-  const rows = primes.filter((p) => primeKey(p.name) === primeKey(target));
+  // VIVC writes German umlauts as AE/OE/UE (JUBILAEUMSREBE): both spellings of the name are tried.
+  const deUmlaut = (x: string) => x.replace(/ä/g, 'ae').replace(/ö/g, 'oe').replace(/ü/g, 'ue').replace(/Ä/g, 'AE').replace(/Ö/g, 'OE').replace(/Ü/g, 'UE').replace(/ß/g, 'ss');
+  const keys = new Set([primeKey(target), primeKey(deUmlaut(target))]);
+  const rows = primes.filter((p) => keys.has(primeKey(p.name)));
   if (rows.length !== 1) throw new Error(`${e.name}: ${rows.length} VIVC rows for ${target}`);
   const p = rows[0];
   if (vivcIds.has(p.id)) throw new Error(`${e.name}: VIVC ${p.id} is already ${vivcIds.get(p.id)}`);
