@@ -159,3 +159,98 @@ describe('issue 9 audit fixes in the grape files', () => {
     }
   });
 });
+
+// Hand-matched varieties (data/grapes/curated.json, scripts/derive-grapes-curated.ts): names the demand set
+// asks for that are not VIVC prime names, matched through a synonym a cited source states; and a list name
+// equal to a prime name that the list matching left out because of a colour-word twin.
+describe('hand-matched grape varieties (demand set, exact prime name)', () => {
+  const DEMAND: [string, string, string, string, string, string][] = [
+    // [key, canonical name, VIVC number, VIVC prime name, prime-name alias, source stating the synonym]
+    ['grape/frappato', 'Frappato', '4225', 'FRAPPATO DI VITTORIA', 'Frappato di Vittoria', 'wein-plus-frappato'],
+    ['grape/aidani', 'Aidani', '147', 'AIDANI ASPRO', 'Aidani Aspro', 'vitis-agroknow-aidani-aspro'],
+  ];
+
+  test('VIVC number and prime name cited to the passport; the prime name is an und alias; the synonym source is named', () => {
+    for (const [key, name, id, prime, alias, src] of DEMAND) {
+      const g = e(key);
+      assert.equal(g.name, name, key);
+      assert.equal(g.facts.vivc_id?.value, id, key);
+      assert.equal(g.facts.vivc_id?.source, 'vivc', key);
+      assert.equal(g.facts.vivc_id?.locator, passport(id), key);
+      assert.equal(g.facts.vivc_prime_name?.value, prime, key);
+      const a = g.aliases.find((x) => x.name === alias);
+      assert.ok(a, `${key}: alias ${alias}`);
+      assert.equal(a!.source, 'vivc', key);
+      assert.equal(a!.lang, 'und', key);
+      assert.match(g.notes ?? '', new RegExp(`source ${src} states`), key);
+      assert.ok(kb().sources.get(src), `${key}: source ${src} registered`);
+      if (primeById) assert.equal(primeById.get(id), prime, `${key}: reference row for VIVC ${id}`);
+    }
+  });
+
+  test('berry colour and origin come from the cited lexicon entry', () => {
+    assert.equal(e('grape/frappato').facts.berry_colour?.value, 'noir');
+    assert.equal(e('grape/frappato').facts.berry_colour?.source, 'wein-plus-frappato');
+    assert.equal(e('grape/aidani').facts.berry_colour?.value, 'blanc');
+    assert.equal(e('grape/aidani').facts.country_of_origin?.value, 'GREECE');
+  });
+
+  test('names the lexicon flags as other varieties are not aliases (Nerello, Aidani Mavro)', () => {
+    assert.ok(!e('grape/frappato').aliases.some((a) => /^Nerello/.test(a.name)));
+    assert.ok(!e('grape/aidani').aliases.some((a) => /Mavro/.test(a.name)));
+  });
+
+  test('Castelão is VIVC 2324 CASTELAO (exact prime name), not the colour-word twin 2323 CASTELAO PRETO', () => {
+    const g = e('grape/castelao');
+    assert.equal(g.name, 'Castelão');
+    assert.equal(g.facts.vivc_id?.value, '2324');
+    assert.equal(g.facts.vivc_prime_name?.value, 'CASTELAO');
+    assert.equal(g.facts.berry_colour?.value, 'noir');
+    assert.ok(g.aliases.some((a) => a.name === 'Castelao' && a.source === 'vivc'));
+    assert.match(g.notes ?? '', /CASTELAO PRETO, VIVC 2323/);
+    if (primeById) {
+      assert.equal(primeById.get('2324'), 'CASTELAO');
+      assert.equal(primeById.get('2323'), 'CASTELAO PRETO');
+    }
+  });
+
+  test('national and regional lists read this round: Austria, Styria, Czech Republic, 27 CFR 4.91 re-read', () => {
+    const CUR: [string, string, string, string, string | null, string][] = [
+      ['grape/jubilaumsrebe', 'Jubiläumsrebe', '5844', 'JUBILAEUMSREBE', 'Jubilaeumsrebe', 'at-rebsortenverordnung-2018'],
+      ['grape/phonix', 'Phönix', '9224', 'PHOENIX', 'Phoenix', 'at-stmk-rebsortenklassifizierung'],
+      ['grape/konigin-der-weingarten', 'Königin der Weingärten', '6350', 'KOENIGIN DER WEINGAERTEN', 'Koenigin der Weingaerten', 'at-stmk-rebsortenklassifizierung'],
+      ['grape/cabernet-jura', 'Cabernet Jura', '22328', 'CABERNET JURA', null, 'at-stmk-rebsortenklassifizierung'],
+      ['grape/devin', 'Děvín', '3537', 'DEVIN', 'Devin', 'cz-vyhlaska-88-2017-odrudy'],
+      ['grape/aurelius', 'Aurelius', '781', 'AURELIUS', null, 'cz-vyhlaska-88-2017-odrudy'],
+      ['grape/canada-muscat', 'Canada Muscat', '2034', 'CANADA MUSCAT', null, 'us-ttb-approved-grape-variety-names'],
+      ['grape/summit', 'Summit', '12071', 'SUMMIT', null, 'us-ttb-approved-grape-variety-names'],
+    ];
+    for (const [key, name, id, prime, alias, src] of CUR) {
+      const g = e(key);
+      assert.equal(g.name, name, key);
+      assert.equal(g.facts.vivc_id?.value, id, key);
+      assert.equal(g.facts.vivc_id?.locator, passport(id), key);
+      assert.equal(g.facts.vivc_prime_name?.value, prime, key);
+      assert.match(g.notes ?? '', new RegExp(`source ${src} `), key);
+      if (alias) assert.ok(g.aliases.some((a) => a.name === alias && a.source === 'vivc' && a.lang === 'und'), `${key}: prime-name alias ${alias}`);
+      else assert.equal(g.aliases.length, 0, `${key}: the name is the prime name`);
+      if (primeById) assert.equal(primeById.get(id), prime, `${key}: reference row for VIVC ${id}`);
+    }
+    // sources read in a legal-database copy carry retrieved_via; the RIS page was read directly
+    assert.ok(kb().sources.get('at-stmk-rebsortenklassifizierung')?.retrieved_via);
+    assert.ok(kb().sources.get('cz-vyhlaska-88-2017-odrudy')?.retrieved_via);
+    assert.equal(kb().sources.get('at-rebsortenverordnung-2018')?.retrieved_via, undefined);
+  });
+
+  test('Nero, on the Styrian list, is no grape name (a bare Italian colour word)', () => {
+    assert.ok(!kb().entities.some((x) => x.type === 'grape' && x.name === 'Nero'));
+  });
+
+  test('the demand queries resolve to them', () => {
+    const eng = sharedEngine();
+    for (const [q, key] of [['Frappato', 'grape/frappato'], ['Aidani', 'grape/aidani'], ['Frappato di Vittoria', 'grape/frappato'], ['Castelão', 'grape/castelao']]) {
+      const r = eng.resolver.resolve(q!, 3);
+      assert.equal(eng.kb.entities[r.candidates[0]!.entity]!.key, key, q);
+    }
+  });
+});
