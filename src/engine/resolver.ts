@@ -202,6 +202,17 @@ const HASHES: number[] = []; // scratch buffer for deletion hashes (resolve is s
 const ORDER: number[] = []; // scratch: query word order in tokenMatches
 const RARITY: number[] = []; // scratch: per query word, how many postings it has (Infinity when not indexed)
 
+/**
+ * The first three UTF-16 units of a word as one number, in the same order as the strings: pack3(a) <
+ * pack3(b) implies a < b (a missing unit counts as 0, below every letter; words hold no U+0000).
+ */
+function pack3(w: string): number {
+  const c0 = w.length > 0 ? w.charCodeAt(0) : 0;
+  const c1 = w.length > 1 ? w.charCodeAt(1) : 0;
+  const c2 = w.length > 2 ? w.charCodeAt(2) : 0;
+  return (c0 * 65536 + c1) * 65536 + c2;
+}
+
 /** Query words rarest first, then longer first, then in query order (RARITY holds the rarities). */
 function wordOrder(tokens: string[], x: number, y: number): number {
   return RARITY[x]! - RARITY[y]! || tokens[y]!.length - tokens[x]!.length || x - y;
@@ -277,14 +288,13 @@ export class Resolver {
   private readonly postings: FlatPostings; // word id → where
   private readonly sortedTokens: string[]; // indexed words A–Z (prefix ranges) …
   private readonly sortedIds: Int32Array; // … and their ids
+  private readonly sortedKeys: Float64Array; // … and their first three letters packed (pack3), searched first
   private readonly initialIds = new Map<string, number>(); // first letters of two consecutive words → id
   private readonly initials: FlatPostings; // initials id → where
-  // deletion index (SymSpell), open addressing: slot s holds hash delKey[s] (when delUsed[s]) and the
-  // words delWords[delStart[s] … delEnd[s]−1], ids in A–Z order
-  private readonly delKey: Int32Array;
-  private readonly delUsed: Uint8Array;
-  private readonly delStart: Int32Array;
-  private readonly delEnd: Int32Array;
+  // deletion index (SymSpell), open addressing with the slots interleaved (one cache line per probe):
+  // delTable[4s … 4s+3] = hash, first word, end of words, used (0/1); the words of a slot are
+  // delWords[first … end−1], ids in A–Z order
+  private readonly delTable: Int32Array;
   private readonly delWords: Int32Array;
   private readonly delShift: number;
   private readonly delMask: number;
@@ -390,6 +400,7 @@ export class Resolver {
     this.initials = initials.build(this.initialIds.size);
     this.sortedTokens = [...wordText].sort();
     this.sortedIds = Int32Array.from(this.sortedTokens, (t) => wordIds.get(t)!);
+    this.sortedKeys = Float64Array.from(this.sortedTokens, pack3);
     const words = new Set<string>();
     for (const f of this.forms) for (const t of f.tokens) words.add(t);
     let longest = 0;
@@ -417,35 +428,32 @@ export class Resolver {
     const size = 1 << bits;
     this.delShift = 32 - bits;
     this.delMask = size - 1;
-    this.delKey = new Int32Array(size);
-    this.delUsed = new Uint8Array(size);
-    this.delStart = new Int32Array(size);
-    this.delEnd = new Int32Array(size);
+    const table = (this.delTable = new Int32Array(size * 4));
     const slotOf = new Int32Array(pairHash.length);
     const count = new Int32Array(size);
     for (let i = 0; i < pairHash.length; i++) {
       const h = pairHash[i]!;
       let s = Math.imul(h, 0x9e3779b1) >>> this.delShift;
-      while (this.delUsed[s] && this.delKey[s] !== h) s = (s + 1) & this.delMask;
-      this.delUsed[s] = 1;
-      this.delKey[s] = h;
+      while (table[4 * s + 3] && table[4 * s] !== h) s = (s + 1) & this.delMask;
+      table[4 * s] = h;
+      table[4 * s + 3] = 1;
       slotOf[i] = s;
       count[s]!++;
     }
     for (let s = 0, at = 0; s < size; s++) {
-      this.delStart[s] = at;
-      this.delEnd[s] = at;
+      table[4 * s + 1] = at;
+      table[4 * s + 2] = at;
       at += count[s]!;
     }
     this.delWords = new Int32Array(pairHash.length);
     for (let i = 0; i < pairHash.length; i++) {
       const s = slotOf[i]!;
       const w = pairWord[i]!;
-      const end = this.delEnd[s]!;
+      const end = table[4 * s + 2]!;
       // a word reaches the same variant more than once ("cabernet" less either "e"): listed once
-      if (end > this.delStart[s]! && this.delWords[end - 1] === w) continue;
+      if (end > table[4 * s + 1]! && this.delWords[end - 1] === w) continue;
       this.delWords[end] = w;
-      this.delEnd[s] = end + 1;
+      table[4 * s + 2] = end + 1;
     }
     this.nearStamp = new Int32Array(wordText.length);
     this.nearDist = new Int32Array(wordText.length);
@@ -458,11 +466,12 @@ export class Resolver {
     }
   }
 
-  /** The deletion-index slot of hash h, or −1. */
+  /** The deletion-index slot of hash h (as an offset into delTable), or −1. */
   private delSlot(h: number): number {
+    const table = this.delTable;
     let s = Math.imul(h, 0x9e3779b1) >>> this.delShift;
-    while (this.delUsed[s]) {
-      if (this.delKey[s] === h) return s;
+    while (table[4 * s + 3]) {
+      if (table[4 * s] === h) return 4 * s;
       s = (s + 1) & this.delMask;
     }
     return -1;
@@ -697,12 +706,16 @@ export class Resolver {
     if (id !== undefined) this.addPostings(hits, acc, t, id, 0, 1);
     if (prefixOk) {
       // word prefix: the query word starts an index word
+      // first word ≥ t: compared on the packed first letters (one array), the strings only on a tie
       const sorted = this.sortedTokens;
+      const keys = this.sortedKeys;
+      const pt = pack3(t);
       let lo = 0;
       let hi = sorted.length;
       while (lo < hi) {
         const mid = (lo + hi) >> 1;
-        if (sorted[mid]! < t) lo = mid + 1;
+        const km = keys[mid]!;
+        if (km < pt || (km === pt && sorted[mid]! < t)) lo = mid + 1;
         else hi = mid;
       }
       for (let i = lo; i < sorted.length && sorted[i]!.startsWith(t); i++) {
@@ -735,7 +748,7 @@ export class Resolver {
     for (const d of deletionHashes(t, k, HASHES)) {
       const s = this.delSlot(d);
       if (s < 0) continue;
-      for (let j = this.delStart[s]!, end = this.delEnd[s]!; j < end; j++) {
+      for (let j = this.delTable[s + 1]!, end = this.delTable[s + 2]!; j < end; j++) {
         const w = this.delWords[j]!;
         if (this.nearStamp[w] === epoch) continue;
         this.nearStamp[w] = epoch;
