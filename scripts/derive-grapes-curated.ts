@@ -89,10 +89,19 @@ const ENTRIES: Entry[] = [
     ['Terez', 'at-stmk-rebsortenklassifizierung', '§ 1 Z 2 (Zugelassene Rebsorten)'],
     ['Aurelius', 'cz-vyhlaska-88-2017-odrudy', 'příloha č. 2, I. Bílé moštové odrůdy, no. 1'],
     ['Děvín', 'cz-vyhlaska-88-2017-odrudy', 'příloha č. 2, I. Bílé moštové odrůdy, no. 3'],
+    ['André', 'rp-darmstadt-rebsortenklassifizierung-hessen', 'Anlage: Rebsortenliste, weiße Rebsorten'],
+    ['Fontanara', 'rp-darmstadt-rebsortenklassifizierung-hessen', 'Anlage: Rebsortenliste, weiße Rebsorten'],
+    ['Cabernet Cubin', 'swisswine-grapes', 'list page 7: Rouge, 3 ha'],
+    ['Galotta', 'swisswine-grapes-jp-copy', 'list page 3: Rouge, Indigène, 51 ha'],
   ] as const).map(([n, src, where]): Entry => ({
     key: `grape/${slugOf(n)}`, name: n, nameSource: src, nameLocator: `"${n}" (${where})`,
     match: { kind: 'exact' }, aliases: [],
   })),
+  {
+    key: 'grape/diolle', name: 'Diolle', nameSource: 'swisswine-grapes', nameLocator: '"Diolle" (list page 9: Blanc, Indigène, < 2 ha)',
+    match: { kind: 'exact' }, aliases: [],
+    colour: { value: 'blanc', source: 'swisswine-grapes', locator: 'https://deutschschweiz.swisswine.ch/en/grapes?page=9 ("Diolle": Blanc)' },
+  },
   // 27 CFR 4.91 names that the transcription ran into the preceding entry (no berry colour in the section).
   ...([['Canada Muscat', 'Campbell Early (Island Belle)'], ['Dearing', 'Cynthiana (Norton)'], ['Summit', 'Sultanina (Thomspon Seedless)']] as const).map(([n, prev]): Entry => ({
     key: `grape/${slugOf(n)}`, name: n,
