@@ -155,15 +155,16 @@ class PostingBuilder {
 }
 
 /**
- * The hits of one query word on the forms (tier 5 and 6 bookkeeping), in typed arrays indexed by form
- * and reused across queries: a form is present when its stamp equals the current epoch, and `list`
- * holds the present forms in the order they were first hit (that order is the order of iteration).
+ * The hits of one query word on the forms (tier 5 and 6 bookkeeping), reused across queries. A form
+ * is present when at[2·form] equals the current epoch; its hit is then in slot at[2·form+1] of the
+ * dense arrays below (slots in the order the forms were first hit, which is the order of iteration),
+ * so a query touches one entry of `at` per form and a few short, cache-warm arrays.
  */
 class Hits {
   epoch = 0;
   len = 0;
-  readonly stamp: Int32Array;
-  readonly list: Int32Array;
+  readonly at: Int32Array; // per form: epoch, slot
+  readonly list: Int32Array; // per slot: the form
   readonly cost: Int32Array; // edits
   readonly prefix: Uint8Array;
   readonly credit: Float64Array; // covered weight of the name
@@ -171,7 +172,7 @@ class Hits {
   readonly head: Uint8Array; // the name's first (non-stop) word is covered
   readonly mask: Int32Array; // name words covered (bit i = word i, words past 30 not tracked)
   constructor(n: number) {
-    this.stamp = new Int32Array(n);
+    this.at = new Int32Array(2 * n);
     this.list = new Int32Array(n);
     this.cost = new Int32Array(n);
     this.prefix = new Uint8Array(n);
@@ -184,12 +185,16 @@ class Hits {
   reset() {
     this.len = 0;
     if (++this.epoch === 0x3fffffff) {
-      this.stamp.fill(0);
+      this.at.fill(0);
       this.epoch = 1;
     }
   }
   has(form: number): boolean {
-    return this.stamp[form] === this.epoch;
+    return this.at[2 * form] === this.epoch;
+  }
+  /** The slot of a form that is present. */
+  slot(form: number): number {
+    return this.at[2 * form + 1]!;
   }
 }
 
@@ -220,27 +225,31 @@ function wordOrder(tokens: string[], x: number, y: number): number {
 
 /** Keeps the better hit of a query word on a name: fewer edits, then more coverage, then whole word. */
 function record(hits: Hits, form: number, cost: number, prefix: boolean, credit: number, head: boolean, mask: number, abbr = false) {
-  if (hits.stamp[form] !== hits.epoch) {
-    hits.stamp[form] = hits.epoch;
-    hits.list[hits.len++] = form;
-    hits.cost[form] = cost;
-    hits.prefix[form] = prefix ? 1 : 0;
-    hits.credit[form] = credit;
-    hits.abbr[form] = abbr ? 1 : 0;
-    hits.head[form] = head ? 1 : 0;
-    hits.mask[form] = mask;
+  const at = hits.at;
+  if (at[2 * form] !== hits.epoch) {
+    const s = hits.len++;
+    at[2 * form] = hits.epoch;
+    at[2 * form + 1] = s;
+    hits.list[s] = form;
+    hits.cost[s] = cost;
+    hits.prefix[s] = prefix ? 1 : 0;
+    hits.credit[s] = credit;
+    hits.abbr[s] = abbr ? 1 : 0;
+    hits.head[s] = head ? 1 : 0;
+    hits.mask[s] = mask;
     return;
   }
-  const curCost = hits.cost[form]!;
-  const curCredit = hits.credit[form]!;
-  if (cost < curCost || (cost === curCost && (credit > curCredit || (credit === curCredit && !prefix && hits.prefix[form] === 1)))) {
-    hits.cost[form] = cost;
-    hits.prefix[form] = prefix ? 1 : 0;
-    hits.credit[form] = credit;
-    hits.abbr[form] = abbr ? 1 : 0;
-    hits.mask[form] = mask;
+  const s = at[2 * form + 1]!;
+  const curCost = hits.cost[s]!;
+  const curCredit = hits.credit[s]!;
+  if (cost < curCost || (cost === curCost && (credit > curCredit || (credit === curCredit && !prefix && hits.prefix[s] === 1)))) {
+    hits.cost[s] = cost;
+    hits.prefix[s] = prefix ? 1 : 0;
+    hits.credit[s] = credit;
+    hits.abbr[s] = abbr ? 1 : 0;
+    hits.mask[s] = mask;
   }
-  if (head) hits.head[form] = 1;
+  if (head) hits.head[s] = 1;
 }
 
 /** Whether the covered words leave out a weighted word between two covered ones ("Wild Beer" on "Wild Specialty Beer"). */
@@ -305,6 +314,10 @@ export class Resolver {
   private nearEpoch = 0;
   private nearLen = 0;
   private readonly hitsA: Hits;
+  // forms flattened for the posting walk: formMeta[2f] = first weighted word, formMeta[2f+1] = offset
+  // of the form's words in wordMeta, where each word is length · 2 + weight
+  private readonly formMeta: Int32Array;
+  private readonly wordMeta: Int32Array;
   private readonly hitsB: Hits;
   /** Whether a folded word is an indexed word (a word of some name, or two joined). */
   private readonly isIndexWord = (t: string) => this.wordIds.has(t);
@@ -459,6 +472,17 @@ export class Resolver {
     this.nearDist = new Int32Array(wordText.length);
     this.nearIds = new Int32Array(wordText.length);
     this.hitsA = new Hits(this.forms.length);
+    this.formMeta = new Int32Array(2 * this.forms.length);
+    let wordsTotal = 0;
+    for (const f of this.forms) wordsTotal += f.tokens.length;
+    this.wordMeta = new Int32Array(wordsTotal);
+    for (let i = 0, off = 0; i < this.forms.length; i++) {
+      const f = this.forms[i]!;
+      this.formMeta[2 * i] = f.first;
+      this.formMeta[2 * i + 1] = off;
+      for (let w = 0; w < f.tokens.length; w++) this.wordMeta[off + w] = f.tokens[w]!.length * 2 + f.weights[w]!;
+      off += f.tokens.length;
+    }
     this.hitsB = new Hits(this.forms.length);
     for (const s of sharedTerms) {
       const key = fold(exactForm(s.term));
@@ -687,12 +711,12 @@ export class Resolver {
       if (hits.len === 0) return;
       if (acc) {
         for (let i = 0; i < hits.len; i++) {
-          const form = hits.list[i]!;
-          hits.cost[form]! += acc.cost[form]!;
-          hits.credit[form]! += acc.credit[form]!;
-          hits.prefix[form]! |= acc.prefix[form]!;
-          hits.head[form]! |= acc.head[form]!;
-          hits.mask[form]! |= acc.mask[form]!;
+          const a = acc.slot(hits.list[i]!);
+          hits.cost[i]! += acc.cost[a]!;
+          hits.credit[i]! += acc.credit[a]!;
+          hits.prefix[i]! |= acc.prefix[a]!;
+          hits.head[i]! |= acc.head[a]!;
+          hits.mask[i]! |= acc.mask[a]!;
         }
       }
       acc = hits;
@@ -812,9 +836,9 @@ export class Resolver {
       const form = this.forms[formIdx]!;
       if (tokens.length > form.tokens.length) continue;
       const n = this.names[form.name]!;
-      const cost = acc.cost[formIdx]!;
-      const prefix = acc.prefix[formIdx] === 1;
-      const abbr = acc.abbr[formIdx] === 1;
+      const cost = acc.cost[i]!;
+      const prefix = acc.prefix[i] === 1;
+      const abbr = acc.abbr[i] === 1;
       // a partial match that misses the name's first word is no evidence of identity ("santa barbara"
       // is not "Happy Canyon of Santa Barbara"); nor is one query word that is only the start, or a
       // misspelling, of the first word of a longer name ("australia" → "Australian Sparkling Ale")
@@ -822,14 +846,14 @@ export class Resolver {
       // same stem ("india" → "Indiana"): at most ambiguous too.
       const q0 = tokens[0]!;
       const isWeak =
-        acc.head[formIdx] === 0 ||
+        acc.head[i] === 0 ||
         (tokens.length === 1 && !abbr && form.tokens.length > 1 && (form.tokens[form.first] !== q0 || cost > 0)) ||
         (tokens.length === 1 && !abbr && form.tokens.length === 1 && prefix && cost === 0 && form.tokens[0]!.length - q0.length <= 3) ||
         // leaving out a word inside the name changes what it names ("Wild Beer" is not "Wild Specialty Beer")
-        skipsInnerWord(acc.mask[formIdx]!, form.weights);
+        skipsInnerWord(acc.mask[i]!, form.weights);
       if (isWeak) weak.add(n.entity);
       else this.strongStamp[n.entity] = strong;
-      const coverage = Math.min(1, acc.credit[formIdx]! / form.weight);
+      const coverage = Math.min(1, acc.credit[i]! / form.weight);
       const adjust = this.prominence[n.entity]! - (n.field === 'alias' ? PARTIAL_ALIAS_PENALTY : 0);
       if (cost === 0) {
         offer(best, n.entity, Math.min(85, 60 + 25 * coverage + adjust), n.field === 'canonical' ? 'canonical_prefix' : 'alias_prefix', n.value);
@@ -843,20 +867,24 @@ export class Resolver {
   /** Records the names where index word `id` occurs as a hit of query word `t` (only names in `acc`, when given). */
   private addPostings(hits: Hits, acc: Hits | null, t: string, id: number, cost: number, share: number) {
     const { start, form: pForm, ws: pWs } = this.postings;
+    const meta = this.formMeta;
+    const wm = this.wordMeta;
     for (let j = start[id]!, end = start[id + 1]!; j < end; j++) {
       const form = pForm[j]!;
-      if (acc && acc.stamp[form] !== acc.epoch) continue;
-      const f = this.forms[form]!;
+      if (acc && acc.at[2 * form] !== acc.epoch) continue;
+      const first = meta[2 * form]!;
+      const at = meta[2 * form + 1]!;
       const word = pWs[j]! >> 1;
       const span2 = (pWs[j]! & 1) === 1;
-      let w = f.weights[word]!;
+      const m = wm[at + word]!;
+      let w = m & 1;
       if (span2) {
         // two words written together count only when the query word reaches into the second one
-        if (t.length <= f.tokens[word]!.length) continue;
-        w += f.weights[word + 1]!;
+        if (t.length <= m >> 1) continue;
+        w += wm[at + word + 1]! & 1;
       }
       const bits = word < 30 ? (span2 ? 3 : 1) << word : 0;
-      record(hits, form, cost, share < 1, w * share, word === f.first || (span2 && word + 1 === f.first), bits);
+      record(hits, form, cost, share < 1, w * share, word === first || (span2 && word + 1 === first), bits);
     }
   }
 
