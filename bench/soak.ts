@@ -13,7 +13,10 @@
 // end: usage counted by the server (GET /v1/usage) against the 200s wrk received for each key.
 // The demo daily cap is raised (DEMO_DAILY_CAP) so that its 503 after the cap does not pass for a
 // fault; no fault is injected, so every 5xx is a finding.
-// SOAK_MINUTES (default 10) per configuration; SOAK_ONLY=embedded|pg to run one.
+// SOAK_MINUTES (default 10) per configuration; SOAK_ONLY=embedded|pg to run one. For bisecting a
+// memory trend: SOAK_CLASSES=keyed,demo (a comma list of the classes above; default all four),
+// SOAK_NODE_ARGS="--trace-gc …" (extra node flags for the server) and SOAK_PROBE_OUT=<dir> (keep the
+// server's probe lines: rss, heapUsed, heapTotal, external, arrayBuffers every 10 s).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,6 +28,8 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const minutes = Number(process.env.SOAK_MINUTES ?? 10);
 const segmentSeconds = Number(process.env.SOAK_SEGMENT_SECONDS ?? 60);
 const only = process.env.SOAK_ONLY;
+const onlyClasses = process.env.SOAK_CLASSES ? new Set(process.env.SOAK_CLASSES.split(',').map((s) => s.trim())) : null;
+const nodeArgs = (process.env.SOAK_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 const PG_ADMIN = process.env.BENCH_PG_ADMIN_URL ?? `postgres://${os.userInfo().username}@127.0.0.1:5432/test`;
 const REDIS = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/12';
 const QUERIES = ['cabernet sauvignon', 'merlot', 'rioja', 'champagne', 'islay', 'chablis', 'pinot noir', 'riesling', 'barolo', 'sancerre', 'syrah', 'malbec'];
@@ -136,6 +141,12 @@ interface Probe {
   t: number;
   rss_mb: number;
   heap_mb: number;
+  heap_total_mb?: number;
+  external_mb?: number;
+  array_buffers_mb?: number;
+  heap_after_major_gc_mb?: number | null;
+  major_gcs?: number;
+  gc_ms?: number;
   loop_p99_ms: number;
   loop_max_ms: number;
 }
@@ -153,7 +164,7 @@ async function soak(name: string, env: Record<string, string>) {
 
   const port = await freePort();
   const probeFile = path.join(dir, `probe-${name.replace(/\W+/g, '-')}.jsonl`);
-  const server = startNode(['--import', path.join(ROOT, 'bench/lib/process-probe.mjs'), path.join(ROOT, 'dist/server.mjs')], {
+  const server = startNode([...nodeArgs, '--import', path.join(ROOT, 'bench/lib/process-probe.mjs'), path.join(ROOT, 'dist/server.mjs')], {
     ...env,
     PORT: String(port),
     LOG_LEVEL: 'warn',
@@ -173,13 +184,14 @@ async function soak(name: string, env: Record<string, string>) {
     { name: 'over-limit', script: script(`${name}-tight`, q, { auth: tight }), connections: 4 },
     { name: 'demo', script: script(`${name}-demo`, dq, { randomClient: true }), connections: 4 },
     { name: 'unknown', script: script(`${name}-unknown`, q, { randomKey: true, randomClient: true }), connections: 4 },
-  ];
+  ].filter((c) => !onlyClasses || onlyClasses.has(c.name));
   const totals: Record<string, ClassRun> = Object.fromEntries(classes.map((c) => [c.name, { statuses: {}, errors: {}, codes5xx: {} }]));
 
   console.log(`\n== ${name}: ${minutes} × ${segmentSeconds} s`);
-  console.log('minute  rss MB  heap MB  loop p99 ms  loop max ms   req/s  keyed 200  over-limit 200/429  demo 200/429  unknown 401/429   5xx  socket errors');
+  console.log(`classes: ${classes.map((c) => c.name).join(', ')}`);
+  console.log('minute  rss MB  heap MB  heap total  external  arrayBuf  live MB  full GCs  GC ms  loop p99 ms  loop max ms   req/s  keyed 200  over-limit 200/429  demo 200/429  unknown 401/429   5xx  socket errors');
   let probesSeen = 0;
-  const rows: { rss: number; p99: number }[] = [];
+  const rows: { rss: number; p99: number; live: number }[] = [];
   for (let m = 1; m <= minutes; m++) {
     const runs = await Promise.all(classes.map((c) => runWrk(base, c.script, c.connections, segmentSeconds)));
     const probes = fs.existsSync(probeFile) ? fs.readFileSync(probeFile, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Probe) : [];
@@ -187,9 +199,15 @@ async function soak(name: string, env: Record<string, string>) {
     probesSeen = probes.length;
     const rss = fresh.at(-1)?.rss_mb ?? NaN; // minute 1 includes start-up (knowledge-base load)
     const heap = fresh.at(-1)?.heap_mb ?? NaN;
+    const mem = (k: 'heap_total_mb' | 'external_mb' | 'array_buffers_mb') => (fresh.at(-1)?.[k] ?? NaN).toFixed(1);
+    // the V8 heap just after this minute's full GCs (the live set, garbage excluded), and their number
+    const lows = fresh.map((p) => p.heap_after_major_gc_mb).filter((v): v is number => typeof v === 'number');
+    const live = lows.length ? Math.min(...lows) : NaN;
+    const majors = fresh.reduce((n, p) => n + (p.major_gcs ?? 0), 0);
+    const gcMs = fresh.reduce((n, p) => n + (p.gc_ms ?? 0), 0);
     const p99 = Math.max(...fresh.map((p) => p.loop_p99_ms));
     const max = Math.max(...fresh.map((p) => p.loop_max_ms));
-    rows.push({ rss, p99 });
+    rows.push({ rss, p99, live });
     const by = Object.fromEntries(classes.map((c, i) => [c.name, runs[i]!]));
     classes.forEach((c, i) => {
       add(totals[c.name]!.statuses, runs[i]!.statuses);
@@ -199,30 +217,36 @@ async function soak(name: string, env: Record<string, string>) {
     const all = runs.reduce((n, r) => n + sum(r.statuses, () => true), 0);
     const fivexx = runs.reduce((n, r) => n + sum(r.statuses, (s) => s >= 500), 0);
     const sockErr = runs.reduce((n, r) => n + (r.errors.connect ?? 0) + (r.errors.read ?? 0) + (r.errors.write ?? 0) + (r.errors.timeout ?? 0), 0);
-    const st = (c: string, s: number) => by[c]!.statuses[String(s)] ?? 0;
+    const st = (c: string, s: number) => by[c]?.statuses[String(s)] ?? 0;
     console.log(
-      `${String(m).padStart(6)} ${rss.toFixed(1).padStart(7)} ${heap.toFixed(1).padStart(8)} ${p99.toFixed(2).padStart(12)} ${max.toFixed(2).padStart(12)} ${(all / segmentSeconds).toFixed(0).padStart(7)} ${String(st('keyed', 200)).padStart(10)} ${`${st('over-limit', 200)}/${st('over-limit', 429)}`.padStart(19)} ${`${st('demo', 200)}/${st('demo', 429)}`.padStart(13)} ${`${st('unknown', 401)}/${st('unknown', 429)}`.padStart(16)} ${String(fivexx).padStart(5)} ${String(sockErr).padStart(14)}`,
+      `${String(m).padStart(6)} ${rss.toFixed(1).padStart(7)} ${heap.toFixed(1).padStart(8)} ${mem('heap_total_mb').padStart(10)} ${mem('external_mb').padStart(9)} ${mem('array_buffers_mb').padStart(9)} ${live.toFixed(1).padStart(8)} ${String(majors).padStart(9)} ${String(gcMs).padStart(6)} ${p99.toFixed(2).padStart(12)} ${max.toFixed(2).padStart(12)} ${(all / segmentSeconds).toFixed(0).padStart(7)} ${String(st('keyed', 200)).padStart(10)} ${`${st('over-limit', 200)}/${st('over-limit', 429)}`.padStart(19)} ${`${st('demo', 200)}/${st('demo', 429)}`.padStart(13)} ${`${st('unknown', 401)}/${st('unknown', 429)}`.padStart(16)} ${String(fivexx).padStart(5)} ${String(sockErr).padStart(14)}`,
     );
   }
 
   server.kill('SIGTERM'); // graceful: answers in flight are counted before it exits
   await new Promise((r) => server.once('exit', r));
   // read from the store with the admin CLI (/v1/usage is under the per-minute limit)
+  if (process.env.SOAK_PROBE_OUT) {
+    fs.mkdirSync(process.env.SOAK_PROBE_OUT, { recursive: true });
+    fs.copyFileSync(probeFile, path.join(process.env.SOAK_PROBE_OUT, path.basename(probeFile)));
+  }
   const usage = (id: string) => (JSON.parse(admin(env, 'usage', id, '--json')) as { usage: { used: number } }).usage.used;
   const counted = { keyed: usage(keyedRec.id), tight: usage(tightRec.id) };
-  const ok = { keyed: totals.keyed!.statuses['200'] ?? 0, tight: totals['over-limit']!.statuses['200'] ?? 0 };
-  const notFound = { keyed: totals.keyed!.statuses['404'] ?? 0, tight: totals['over-limit']!.statuses['404'] ?? 0 };
+  const ok = { keyed: totals.keyed?.statuses['200'] ?? 0, tight: totals['over-limit']?.statuses['200'] ?? 0 };
+  const notFound = { keyed: totals.keyed?.statuses['404'] ?? 0, tight: totals['over-limit']?.statuses['404'] ?? 0 };
 
   console.log(`totals per class: ${classes.map((c) => `${c.name} ${JSON.stringify(totals[c.name]!.statuses)}`).join('; ')}`);
   const first = rows[0]!;
   const last = rows.at(-1)!;
   const growth = rows.length > 1 ? last.rss - Math.min(...rows.slice(1).map((r) => r.rss)) : 0;
   console.log(`resident memory: ${first.rss.toFixed(1)} MB after minute 1, ${last.rss.toFixed(1)} MB at the end (${growth >= 0 ? '+' : ''}${growth.toFixed(1)} MB over the lowest reading after minute 1)`);
+  const lives = rows.slice(1).map((r) => r.live).filter((v) => Number.isFinite(v));
+  if (lives.length) console.log(`V8 heap after full GC (live set), minutes 2-${rows.length}: ${Math.min(...lives).toFixed(1)}-${Math.max(...lives).toFixed(1)} MB; first half max ${Math.max(...lives.slice(0, Math.ceil(lives.length / 2))).toFixed(1)}, second half max ${Math.max(...lives.slice(Math.ceil(lives.length / 2))).toFixed(1)}`);
   console.log(`event-loop delay p99: minute 1 ${first.p99.toFixed(2)} ms, worst later minute ${Math.max(...rows.slice(1).map((r) => r.p99), 0).toFixed(2)} ms`);
   // wrk stops each segment with requests in flight: the server counts and answers them, wrk has
   // closed the connection. Those answers were never received, so usage may exceed the 200s by at
   // most that many (at-least-once), and must never fall below them.
-  const cut = { keyed: cutOff(totals.keyed!.statuses), tight: cutOff(totals['over-limit']!.statuses) };
+  const cut = { keyed: cutOff(totals.keyed?.statuses ?? {}), tight: cutOff(totals['over-limit']?.statuses ?? {}) };
   for (const k of ['keyed', 'tight'] as const) {
     const answered = ok[k] + notFound[k];
     const extra = counted[k] - answered;
