@@ -89,8 +89,8 @@ const ENTRIES: Entry[] = [
     ['Terez', 'at-stmk-rebsortenklassifizierung', '§ 1 Z 2 (Zugelassene Rebsorten)'],
     ['Aurelius', 'cz-vyhlaska-88-2017-odrudy', 'příloha č. 2, I. Bílé moštové odrůdy, no. 1'],
     ['Děvín', 'cz-vyhlaska-88-2017-odrudy', 'příloha č. 2, I. Bílé moštové odrůdy, no. 3'],
-    ['André', 'rp-darmstadt-rebsortenklassifizierung-hessen', 'Anlage: Rebsortenliste, weiße Rebsorten'],
-    ['Fontanara', 'rp-darmstadt-rebsortenklassifizierung-hessen', 'Anlage: Rebsortenliste, weiße Rebsorten'],
+    ['André', 'rp-darmstadt-rebsortenklassifizierung-hessen', 'Anlage: Rebsortenliste mit Synonymen, first page; the copy runs the table columns together, so no colour is taken'],
+    ['Fontanara', 'rp-darmstadt-rebsortenklassifizierung-hessen', 'Anlage: Rebsortenliste mit Synonymen, second page'],
     ['Cabernet Cubin', 'swisswine-grapes', 'list page 7: Rouge, 3 ha'],
     ['Galotta', 'swisswine-grapes-jp-copy', 'list page 3: Rouge, Indigène, 51 ha'],
   ] as const).map(([n, src, where]): Entry => ({
