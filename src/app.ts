@@ -23,6 +23,7 @@ import playground from './routes/playground.ts';
 import { addExamples, addServiceExamples, openApiInfo } from './routes/openapi.ts';
 import { registerMetrics } from './gateway/metrics.ts';
 import { registerStandardHeaders } from './gateway/standard-headers.ts';
+import { lazyChildLogger } from './gateway/lazy-logger.ts';
 
 const SAFE_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 /** C0 and C1 control characters and DEL: never part of a term, refused in every parameter. */
@@ -113,6 +114,8 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}) {
     trustProxy: Array.isArray(ctx.config.trustProxy) ? ctx.config.trustProxy : ctx.config.trustProxy ? (_addr: string, hop: number) => hop < 1 : false,
     requestIdHeader: false,
     genReqId: (req) => requestIdOf(req.headers['x-request-id']),
+    // request loggers made on first use: a request that logs nothing builds no pino child
+    childLoggerFactory: lazyChildLogger,
     ajv: { customOptions: { coerceTypes: true, allErrors: false, removeAdditional: false } },
     // requests still arriving while the server closes are answered normally
     return503OnClosing: false,

@@ -28,6 +28,22 @@ export class AccountCache {
     return this.keys.size;
   }
 
+  /**
+   * The cached record of a key hash while it is fresh, without a promise (the request path's fast
+   * path): the record, null for a hash known to match no key, or undefined when not cached or stale
+   * (then keyByHash asks the store).
+   */
+  peekKey(hash: string, now: number): ApiKeyRecord | null | undefined {
+    const hit = this.keys.get(hash);
+    return hit && now - hit.at < this.ttlMs ? hit.value : undefined;
+  }
+
+  /** The cached plan while fresh (as peekKey): the plan, null for none, undefined when not cached. */
+  peekPlan(name: string, now: number): Plan | null | undefined {
+    const hit = this.plans.get(name);
+    return hit && now - hit.at < this.ttlMs ? hit.value : undefined;
+  }
+
   async keyByHash(hash: string): Promise<ApiKeyRecord | null> {
     const now = Date.now();
     const hit = this.keys.get(hash);

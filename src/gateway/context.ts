@@ -1,6 +1,6 @@
 // What the gateway's hooks and routes share: config, store, limiter, cache, engine client.
 import type { Config } from '../config.ts';
-import type { AccountStore, ApiKeyRecord, Plan, ResponseCache, WindowLimiter } from '../store/ports.ts';
+import type { AccountStore, ApiKeyRecord, LimitResult, Plan, ResponseCache, WindowLimiter } from '../store/ports.ts';
 import type { AccountCache } from './accounts.ts';
 import type { EngineClient } from './engine-client.ts';
 import type { Metrics } from './metrics.ts';
@@ -23,6 +23,12 @@ export interface CallerAccount {
   plan: Plan;
   period: string;
   counted: boolean;
+  /** the per-minute window's answer, once admitted (for the quota headers) */
+  minute: LimitResult | null;
+  /** the month's count after this request, once admitted */
+  used: number;
+  /** every quota and standard header is set already: the standard-headers hook leaves the answer alone */
+  headersSet?: boolean;
 }
 
 declare module 'fastify' {

@@ -34,6 +34,8 @@ export interface EngineClient {
   /** The knowledge-base version of answers without their own `version` (in-process: the engine's). */
   readonly kbVersion: string | null;
   call(op: EngineOp, params: EngineParams): Promise<EngineAnswer>;
+  /** call() without a promise, where the engine is in this process (the keyed request path uses it) */
+  callSync?(op: EngineOp, params: EngineParams): EngineAnswer;
   health(): Promise<EngineHealth>;
   close(): Promise<void>;
 }
@@ -64,7 +66,13 @@ interface MemoEntry {
   result: EngineResult;
   /** the raw terms of the request that produced `result` (its bodies echo them) */
   raw: string;
+  q: string | number | undefined;
+  left: string | number | undefined;
+  right: string | number | undefined;
 }
+
+/** One memo-key field: its kind, and a string's length before it, so no two field lists share a key. */
+const keyField = (v: string | number | undefined) => (v === undefined ? '|u' : typeof v === 'number' ? `|n${v}` : `|s${v.length}:${v}`);
 
 /**
  * Runs engine operations on a local Engine, shared by the in-process client and the engine server.
@@ -88,15 +96,18 @@ export class EngineRunner {
   }
 
   static memoKey(op: EngineOp, p: EngineParams): string {
-    return JSON.stringify([op, normTerm(p.q), p.limit, normTerm(p.left), normTerm(p.right), p.type, p.domain, p.id, p.country, p.parent, p.cursor]);
+    // built by concatenation (no JSON.stringify per request); injective like the JSON array it replaces
+    return (
+      op + keyField(normTerm(p.q)) + keyField(p.limit) + keyField(normTerm(p.left)) + keyField(normTerm(p.right)) + keyField(p.type) +
+      keyField(p.domain) + keyField(p.id) + keyField(p.country) + keyField(p.parent) + keyField(p.cursor)
+    );
   }
 
   run(op: EngineOp, p: EngineParams): EngineResult {
     const key = EngineRunner.memoKey(op, p);
-    const raw = JSON.stringify([p.q, p.left, p.right]);
     const hit = this.memo.get(key);
     if (hit) {
-      if (hit.raw === raw) return hit.result;
+      if (hit.q === p.q && hit.left === p.left && hit.right === p.right) return hit.result;
       // another variant of the same terms: a 200 gets the caller's terms echoed; an error message
       // quotes the term, so it is computed afresh (a miss is not kept for variants)
       if (hit.result.status === 200) return withTerms(op, hit.result, p);
@@ -106,7 +117,7 @@ export class EngineRunner {
     const json = JSON.stringify(r.body);
     if (json.length <= MEMO_BYTES / 64) {
       bodyJson.set(r.body, json);
-      this.memo.set(key, { result: r, raw });
+      this.memo.set(key, { result: r, raw: JSON.stringify([p.q, p.left, p.right]), q: p.q, left: p.left, right: p.right });
     }
     return r;
   }
@@ -152,6 +163,9 @@ export class InProcessEngineClient implements EngineClient {
     this.runner = new EngineRunner(engine);
   }
   async call(op: EngineOp, params: EngineParams) {
+    return this.runner.run(op, params);
+  }
+  callSync(op: EngineOp, params: EngineParams): EngineAnswer {
     return this.runner.run(op, params);
   }
   async health(): Promise<EngineHealth> {

@@ -7,14 +7,23 @@
 // AUTH_FAILURES_PER_IP_PER_MINUTE, any authentication from that address gets 429 RATE_LIMITED
 // before a store look-up, so guessing keys costs no database work. The count is kept in process
 // memory (bounded LRU): with N processes an address gets at most N times the limit.
-import type { FastifyReply, FastifyRequest } from 'fastify';
+//
+// The request path (issue 14): authentication is a callback hook that answers without a promise
+// when the key and its plan are in the account cache (the store is asked, through a promise, only
+// on a miss); the engine routes meter inside their handler (admit(), no preHandler hook), take the
+// in-memory limiter's answer without a promise, and set every quota header once at the end of a
+// 200 (keyedHeaders(), with the constant parts computed once per plan and month), so the
+// standard-headers hook has nothing left to read back.
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import { ApiError, retryPhrase } from './errors.ts';
 import { hashKey, looksLikeKey } from './keys.ts';
-import type { GatewayContext } from './context.ts';
-import { monthBounds, monthPeriod } from '../store/ports.ts';
+import type { CallerAccount, GatewayContext } from './context.ts';
+import { monthBounds, monthPeriod, type ApiKeyRecord, type ConsumeResult, type LimitResult, type Plan, type WindowLimiter } from '../store/ports.ts';
 import { LimiterUnavailableError, MemoryWindowLimiter } from '../store/limiter.ts';
 import { clientIp, ipBucket } from './client-address.ts';
 import { plansUrl } from './demo.ts';
+import { secondsOfMonth } from './standard-headers.ts';
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
@@ -25,54 +34,109 @@ function storeDown(e: unknown): never {
 
 /** Addresses whose failed authentications are counted at once, per process. */
 const AUTH_FAILURE_WINDOWS = 20_000;
-const authFailureWindows = new WeakMap<GatewayContext, MemoryWindowLimiter>();
+const FAILURE_WINDOW_MS = 60_000;
+
+/**
+ * Failed authentications per address bucket: fixed one-minute windows in a bounded LRU (the least
+ * recently used dropped first), answered without a promise. A refused hit is not counted.
+ */
+class FailureWindows {
+  private readonly windows = new LRUCache<string, { count: number; resetAt: number }>({ max: AUTH_FAILURE_WINDOWS });
+
+  get size() {
+    return this.windows.size;
+  }
+
+  /** Whether one more authentication is allowed now (looking keeps no window alive). */
+  peek(bucket: string, limit: number, now: number): { allowed: boolean; resetAt: number } {
+    const w = this.windows.peek(bucket);
+    if (!w || w.resetAt <= now) return { allowed: true, resetAt: now + FAILURE_WINDOW_MS };
+    return { allowed: w.count < limit, resetAt: w.resetAt };
+  }
+
+  hit(bucket: string, limit: number, now: number) {
+    let w = this.windows.get(bucket);
+    if (!w || w.resetAt <= now) this.windows.set(bucket, (w = { count: 0, resetAt: now + FAILURE_WINDOW_MS }));
+    if (w.count < limit) w.count++;
+  }
+}
+
+const authFailureWindows = new WeakMap<GatewayContext, FailureWindows>();
 
 export function authenticate(ctx: GatewayContext) {
   let failures = authFailureWindows.get(ctx);
-  if (!failures) authFailureWindows.set(ctx, (failures = new MemoryWindowLimiter(AUTH_FAILURE_WINDOWS)));
+  if (!failures) authFailureWindows.set(ctx, (failures = new FailureWindows()));
   const limit = ctx.config.authFailuresPerIpPerMinute;
   const lim = failures;
-  return async function authenticateKey(request: FastifyRequest) {
-    const header = request.headers.authorization;
-    if (!header) throw new ApiError('UNAUTHORIZED', 'Missing Authorization header. Send "Authorization: Bearer <API key>".');
-    const bucket = ipBucket(clientIp(request));
-    const seen = await lim.peek(bucket, limit, 60_000);
-    if (!seen.allowed) {
-      const retry = Math.max(1, Math.ceil((seen.resetAt - Date.now()) / 1000));
-      throw new ApiError('RATE_LIMITED', `Too many failed authentications from this address (${limit} per minute); ${retryPhrase(ctx.now(), retry)}, with a valid key.`, { 'Retry-After': String(retry) });
-    }
-    const fail = async (message: string): Promise<never> => {
-      await lim.hit(bucket, limit, 60_000);
-      throw new ApiError('UNAUTHORIZED', message);
-    };
-    const m = BEARER.exec(header);
-    if (!m) return fail('Malformed Authorization header. Use the Bearer scheme: "Authorization: Bearer <API key>".');
-    const key = m[1]!;
-    if (!looksLikeKey(key)) return fail(unknownKey(ctx));
+
+  /** Counts a failed authentication of this request's address and refuses it. */
+  const fail = (request: FastifyRequest, bucket: string | undefined, message: string): ApiError => {
+    lim.hit(bucket ?? ipBucket(clientIp(request)), limit, Date.now());
+    return new ApiError('UNAUTHORIZED', message);
+  };
+
+  /** The answer for a key record and its plan (both known): undefined when admitted. */
+  const accept = (request: FastifyRequest, bucket: string | undefined, rec: ApiKeyRecord | null, plan: Plan | null | undefined): ApiError | undefined => {
+    if (!rec) return fail(request, bucket, unknownKey(ctx));
+    if (rec.status === 'revoked') return fail(request, bucket, `This API key has been revoked and cannot be used again. Ask the operator of this service for a new key (the plans are at ${plansUrl(ctx)}); operators create one with "admin keys create".`);
+    if (rec.status !== 'active') return fail(request, bucket, 'This API key is inactive.');
+    if (!plan) return new ApiError('INTERNAL_ERROR', `The plan "${rec.plan}" of this key does not exist.`);
+    const account: CallerAccount = { key: rec, plan, period: monthOf(ctx.now().getTime()).period, counted: false, minute: null, used: 0 };
+    request.account = account;
+    ctx.accounts.touch(rec.id);
+    return undefined;
+  };
+
+  /** A key not in the account cache (or stale there): its format, then the store. */
+  const lookUp = async (request: FastifyRequest, bucket: string | undefined, key: string, hash: string): Promise<ApiError | undefined> => {
+    if (!looksLikeKey(key)) return fail(request, bucket, unknownKey(ctx));
     let rec;
     let plan;
     try {
-      rec = await ctx.accounts.keyByHash(hashKey(key));
+      rec = await ctx.accounts.keyByHash(hash);
       if (rec && rec.status === 'active') plan = await ctx.accounts.plan(rec.plan);
     } catch (e) {
       storeDown(e);
     }
-    if (!rec) return fail(unknownKey(ctx));
-    if (rec.status === 'revoked') return fail(`This API key has been revoked and cannot be used again. Ask the operator of this service for a new key (the plans are at ${plansUrl(ctx)}); operators create one with "admin keys create".`);
-    if (rec.status !== 'active') return fail('This API key is inactive.');
-    if (!plan) throw new ApiError('INTERNAL_ERROR', `The plan "${rec.plan}" of this key does not exist.`);
-    request.account = { key: rec, plan, period: monthOf(ctx.now()).period, counted: false };
-    ctx.accounts.touch(rec.id);
+    return accept(request, bucket, rec, plan);
+  };
+
+  return function authenticateKey(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) {
+    const header = request.headers.authorization;
+    if (!header) return done(new ApiError('UNAUTHORIZED', 'Missing Authorization header. Send "Authorization: Bearer <API key>".'));
+    const now = Date.now();
+    // while no address has failed lately there is nothing to look up (and no address to normalise)
+    let bucket: string | undefined;
+    if (lim.size > 0) {
+      bucket = ipBucket(clientIp(request));
+      const seen = lim.peek(bucket, limit, now);
+      if (!seen.allowed) {
+        const retry = Math.max(1, Math.ceil((seen.resetAt - now) / 1000));
+        return done(new ApiError('RATE_LIMITED', `Too many failed authentications from this address (${limit} per minute); ${retryPhrase(ctx.now(), retry)}, with a valid key.`, { 'Retry-After': String(retry) }));
+      }
+    }
+    const m = BEARER.exec(header);
+    if (!m) return done(fail(request, bucket, 'Malformed Authorization header. Use the Bearer scheme: "Authorization: Bearer <API key>".'));
+    const key = m[1]!;
+    const hash = hashKey(key);
+    // a cached record (or a cached "no such key") answers at once; a hash that matches a stored key
+    // needs no format check (looksLikeKey is for keys on their way to the store)
+    const rec = ctx.accounts.peekKey(hash, now);
+    if (rec !== undefined) {
+      const plan = rec && rec.status === 'active' ? ctx.accounts.peekPlan(rec.plan, now) : null;
+      if (plan !== undefined) return done(accept(request, bucket, rec, plan));
+    }
+    lookUp(request, bucket, key, hash).then((err) => done(err), done);
   };
 }
 
 const epochSeconds = (ms: number) => Math.ceil(ms / 1000);
 
-/** The calendar month (UTC) holding `now`: kept until the clock leaves it, so a request builds no dates. */
+/** The calendar month (UTC) holding `t` (epoch ms): kept until the clock leaves it, so a request builds no dates. */
 let month = { start: 0, end: -1, period: '' };
-function monthOf(now: Date) {
-  const t = now.getTime();
+function monthOf(t: number) {
   if (!(t >= month.start && t < month.end)) {
+    const now = new Date(t);
     const b = monthBounds(now);
     month = { start: b.start.getTime(), end: b.end.getTime(), period: monthPeriod(now) };
   }
@@ -84,7 +148,7 @@ function monthlyHeaders(reply: FastifyReply, ctx: GatewayContext, request: Fasti
   reply.header('X-RateLimit-Plan', a.plan.name);
   reply.header('X-RateLimit-Limit', a.plan.monthly_limit);
   reply.header('X-RateLimit-Remaining', Math.max(0, a.plan.monthly_limit - used));
-  reply.header('X-RateLimit-Reset', epochSeconds(monthOf(ctx.now()).end));
+  reply.header('X-RateLimit-Reset', epochSeconds(monthOf(ctx.now().getTime()).end));
 }
 
 function minuteHeaders(reply: FastifyReply, r: { limit: number; remaining: number; resetAt: number }) {
@@ -93,51 +157,152 @@ function minuteHeaders(reply: FastifyReply, r: { limit: number; remaining: numbe
   reply.header('X-RateLimit-Minute-Reset', epochSeconds(r.resetAt));
 }
 
-/** Admits one request against the per-minute limit and the monthly allowance. */
-export function meter(ctx: GatewayContext) {
-  return async function meterRequest(request: FastifyRequest, reply: FastifyReply) {
-    const a = request.account!;
-    let minute;
-    try {
-      minute = await ctx.limiter.hit(`key:${a.key.id}`, a.plan.per_minute_limit, 60_000);
-    } catch (e) {
-      if (e instanceof LimiterUnavailableError) {
-        // documented policy: the per-minute limit fails closed (the monthly meter is the contract)
-        throw new ApiError('STORE_UNAVAILABLE', 'The rate-limit store is unavailable; nothing was counted. Retry shortly.', { 'Retry-After': '5' });
-      }
-      throw e;
-    }
+/** The parts of a plan's quota headers that stay the same for a month (and a per-minute limit). */
+interface PlanHeaders {
+  monthStart: number;
+  monthEnd: number;
+  minuteLimit: number;
+  limit: string;
+  minuteLimitS: string;
+  reset: number;
+  resetS: string;
+  policy: string;
+}
+const planHeaderCache = new WeakMap<Plan, PlanHeaders>();
+
+function planHeaders(plan: Plan, minuteLimit: number, nowMs: number): PlanHeaders {
+  let h = planHeaderCache.get(plan);
+  if (!h || !(nowMs >= h.monthStart && nowMs < h.monthEnd) || h.minuteLimit !== minuteLimit) {
+    const m = monthOf(nowMs);
+    const reset = epochSeconds(m.end);
+    h = {
+      monthStart: m.start,
+      monthEnd: m.end,
+      minuteLimit,
+      limit: String(plan.monthly_limit),
+      minuteLimitS: String(minuteLimit),
+      reset,
+      resetS: String(reset),
+      // as the standard-headers hook writes it: the calendar month in seconds, then the minute
+      policy: `"monthly";q=${plan.monthly_limit};w=${secondsOfMonth(new Date(nowMs))}, "minute";q=${minuteLimit};w=60`,
+    };
+    planHeaderCache.set(plan, h);
+  }
+  return h;
+}
+
+/**
+ * Every quota header of an answered keyed request at once (the X-RateLimit-* headers, nosniff and
+ * the IETF RateLimit-Policy and RateLimit), from the counts admit() recorded: the same names and
+ * values the per-step headers and the standard-headers hook give, without reading any back.
+ */
+export function keyedHeaders(reply: FastifyReply, a: CallerAccount, nowMs: number) {
+  const minute = a.minute!;
+  const h = planHeaders(a.plan, minute.limit, nowMs);
+  const remaining = Math.max(0, a.plan.monthly_limit - a.used);
+  const minuteReset = epochSeconds(minute.resetAt);
+  const nowS = Math.ceil(nowMs / 1000);
+  reply
+    .header('X-RateLimit-Minute-Limit', h.minuteLimitS)
+    .header('X-RateLimit-Minute-Remaining', String(minute.remaining))
+    .header('X-RateLimit-Minute-Reset', String(minuteReset))
+    .header('X-RateLimit-Plan', a.plan.name)
+    .header('X-RateLimit-Limit', h.limit)
+    .header('X-RateLimit-Remaining', String(remaining))
+    .header('X-RateLimit-Reset', h.resetS);
+  return `"monthly";r=${remaining};t=${Math.max(0, h.reset - nowS)}, "minute";r=${minute.remaining};t=${Math.max(0, minuteReset - nowS)}`;
+}
+
+/**
+ * The standard headers of a keyed 200 or 304, after keyedHeaders (and ETag, Cache-Control), as the
+ * standard-headers hook would add them; the hook then leaves the answer alone.
+ */
+export function keyedStandardHeaders(reply: FastifyReply, a: CallerAccount, state: string) {
+  reply.header('X-Content-Type-Options', 'nosniff').header('RateLimit-Policy', planHeaderCache.get(a.plan)!.policy).header('RateLimit', state);
+  a.headersSet = true;
+}
+
+function minuteRefused(ctx: GatewayContext, a: CallerAccount, minute: LimitResult, nowMs: number): never {
+  const retry = Math.max(1, Math.ceil((minute.resetAt - nowMs) / 1000));
+  throw new ApiError('RATE_LIMITED', `Per-minute limit of ${a.plan.per_minute_limit} requests for plan "${a.plan.name}" reached; ${retryPhrase(ctx.now(), retry)}.`, {
+    'Retry-After': String(retry),
+  });
+}
+
+function limiterDown(e: unknown): never {
+  if (e instanceof LimiterUnavailableError) {
+    // documented policy: the per-minute limit fails closed (the monthly meter is the contract)
+    throw new ApiError('STORE_UNAVAILABLE', 'The rate-limit store is unavailable; nothing was counted. Retry shortly.', { 'Retry-After': '5' });
+  }
+  throw e;
+}
+
+/** Sets the headers of a refused minute or month (read back by the standard-headers hook) and throws. */
+async function monthRefused(ctx: GatewayContext, request: FastifyRequest, reply: FastifyReply, minute: LimitResult, used: number, nowMs: number): Promise<never> {
+  const a = request.account!;
+  monthlyHeaders(reply, ctx, request, used);
+  // a refused request must not use up the minute window too, or the caller would soon see
+  // RATE_LIMITED (retry in a minute) instead of QUOTA_EXCEEDED (retry next month)
+  await ctx.limiter.refund(`key:${a.key.id}`, a.plan.per_minute_limit, 60_000);
+  minuteHeaders(reply, { ...minute, remaining: Math.min(minute.limit, minute.remaining + 1) });
+  const retry = Math.max(1, Math.ceil((monthBounds(ctx.now()).end.getTime() - nowMs) / 1000));
+  const next = await nextPlanUp(ctx, a.plan);
+  const more = next
+    ? ` For more now, move to plan "${next.name}" (${next.monthly_limit.toLocaleString('en-US')} requests a month): see ${plansUrl(ctx)}.`
+    : ` See ${plansUrl(ctx)} for the plans.`;
+  throw new ApiError('QUOTA_EXCEEDED', `Monthly allowance of ${a.plan.monthly_limit} requests for plan "${a.plan.name}" is used up; it renews at 00:00 UTC on the 1st: ${retryPhrase(ctx.now(), retry)}.${more}`, {
+    'Retry-After': String(retry),
+  }, { plans: plansUrl(ctx), ...(next ? { next_plan: next.name } : {}) });
+}
+
+type SyncHit = (key: string, limit: number, windowMs: number) => LimitResult;
+const syncHits = new WeakMap<object, SyncHit | null>();
+/**
+ * The in-memory limiter's hit without a promise (its windows are in this process): its hitNow,
+ * which hit() itself returns through a promise; null for any other limiter (then hit() is awaited).
+ */
+function syncHit(lim: WindowLimiter): SyncHit | null {
+  let f = syncHits.get(lim);
+  if (f === undefined) {
+    const hitNow = lim instanceof MemoryWindowLimiter ? (lim as unknown as { hitNow?: SyncHit }).hitNow : undefined;
+    syncHits.set(lim, (f = typeof hitNow === 'function' ? hitNow.bind(lim) : null));
+  }
+  return f;
+}
+
+/**
+ * Admits one request against the per-minute limit and the monthly allowance (for the engine
+ * routes' handler). On admission it records the minute result and the month's count on the
+ * account (for keyedHeaders) and sets no header; a refusal sets the headers of what was counted
+ * and throws. The in-memory limiter answers without a promise.
+ */
+export async function admit(ctx: GatewayContext, request: FastifyRequest, reply: FastifyReply, nowMs: number): Promise<void> {
+  const a = request.account!;
+  let minute: LimitResult;
+  try {
+    const sync = syncHit(ctx.limiter);
+    minute = sync ? sync(`key:${a.key.id}`, a.plan.per_minute_limit, 60_000) : await ctx.limiter.hit(`key:${a.key.id}`, a.plan.per_minute_limit, 60_000);
+  } catch (e) {
+    limiterDown(e);
+  }
+  if (!minute.allowed) {
     minuteHeaders(reply, minute);
-    const now = ctx.now().getTime();
-    if (!minute.allowed) {
-      const retry = Math.max(1, Math.ceil((minute.resetAt - now) / 1000));
-      throw new ApiError('RATE_LIMITED', `Per-minute limit of ${a.plan.per_minute_limit} requests for plan "${a.plan.name}" reached; ${retryPhrase(ctx.now(), retry)}.`, {
-        'Retry-After': String(retry),
-      });
-    }
-    let res;
-    try {
-      res = await ctx.store.consumeMonthly(a.key.id, a.period, a.plan.monthly_limit);
-    } catch (e) {
-      storeDown(e);
-    }
-    monthlyHeaders(reply, ctx, request, res.used);
-    if (!res.admitted) {
-      // a refused request must not use up the minute window too, or the caller would soon see
-      // RATE_LIMITED (retry in a minute) instead of QUOTA_EXCEEDED (retry next month)
-      await ctx.limiter.refund(`key:${a.key.id}`, a.plan.per_minute_limit, 60_000);
-      minuteHeaders(reply, { ...minute, remaining: Math.min(minute.limit, minute.remaining + 1) });
-      const retry = Math.max(1, Math.ceil((monthBounds(ctx.now()).end.getTime() - now) / 1000));
-      const next = await nextPlanUp(ctx, a.plan);
-      const more = next
-        ? ` For more now, move to plan "${next.name}" (${next.monthly_limit.toLocaleString('en-US')} requests a month): see ${plansUrl(ctx)}.`
-        : ` See ${plansUrl(ctx)} for the plans.`;
-      throw new ApiError('QUOTA_EXCEEDED', `Monthly allowance of ${a.plan.monthly_limit} requests for plan "${a.plan.name}" is used up; it renews at 00:00 UTC on the 1st: ${retryPhrase(ctx.now(), retry)}.${more}`, {
-        'Retry-After': String(retry),
-      }, { plans: plansUrl(ctx), ...(next ? { next_plan: next.name } : {}) });
-    }
-    a.counted = true;
-  };
+    minuteRefused(ctx, a, minute, nowMs);
+  }
+  let res: ConsumeResult;
+  try {
+    res = await ctx.store.consumeMonthly(a.key.id, a.period, a.plan.monthly_limit);
+  } catch (e) {
+    minuteHeaders(reply, minute);
+    storeDown(e);
+  }
+  if (!res.admitted) {
+    minuteHeaders(reply, minute);
+    await monthRefused(ctx, request, reply, minute, res.used, nowMs);
+  }
+  a.counted = true;
+  a.minute = minute;
+  a.used = res.used;
 }
 
 function unknownKey(ctx: GatewayContext): string {

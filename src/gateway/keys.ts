@@ -43,8 +43,12 @@ export function generateKey(): { key: string; hash: string; displayPrefix: strin
   return { key, hash: hashKey(key), displayPrefix: key.slice(0, KEY_PREFIX.length + 4) };
 }
 
+/** One-shot SHA-256 (Node 20.12+), else a Hash object: the same hex digest either way. */
+const sha256Hex: (s: string) => string =
+  typeof crypto.hash === 'function' ? (s) => crypto.hash('sha256', s, 'hex') : (s) => crypto.createHash('sha256').update(s).digest('hex');
+
 export function hashKey(key: string): string {
-  return crypto.createHash('sha256').update(key).digest('hex');
+  return sha256Hex(key);
 }
 
 /** A key of the current form with a correct checksum, or a legacy key. */

@@ -24,6 +24,67 @@ export class Metrics {
   }
 }
 
+/**
+ * One label set of a prom-client metric, updated in place. prom-client 15 (pinned) keeps a series
+ * per label set in the metric's `hashMap` and hashes and validates the labels on every inc() or
+ * observe(), also through a labels() child. The first update goes through the public call (which
+ * creates the series); later ones add to that series object directly, exactly as inc()/observe()
+ * would. If the map is replaced (reset()) or is not shaped as expected, the public call is used.
+ */
+type SeriesMap = Record<string, { labels: Record<string, string>; value?: number; sum?: number; count?: number; bucketValues?: Record<string, number> }>;
+const mapOf = (metric: object) => (metric as { hashMap?: SeriesMap }).hashMap;
+function seriesOf(metric: object, labels: Record<string, string>) {
+  const map = mapOf(metric);
+  if (!map) return { map: undefined, entry: undefined };
+  const keys = Object.keys(labels);
+  const entry = Object.values(map).find((e) => e && e.labels && Object.keys(e.labels).length === keys.length && keys.every((k) => e.labels[k] === labels[k]));
+  return { map, entry };
+}
+
+export class CounterSeries {
+  private map: SeriesMap | undefined;
+  private entry: SeriesMap[string] | undefined;
+  constructor(private readonly counter: Counter<string>, private readonly labels: Record<string, string>) {}
+
+  inc() {
+    if (this.entry !== undefined && this.map === mapOf(this.counter) && typeof this.entry.value === 'number') {
+      this.entry.value += 1;
+      return;
+    }
+    this.counter.inc(this.labels);
+    ({ map: this.map, entry: this.entry } = seriesOf(this.counter, this.labels));
+  }
+}
+
+export class HistogramSeries {
+  private map: SeriesMap | undefined;
+  private entry: SeriesMap[string] | undefined;
+  private readonly bounds: number[];
+  constructor(private readonly histogram: Histogram<string>, private readonly labels: Record<string, string>) {
+    this.bounds = ((histogram as unknown as { upperBounds?: number[] }).upperBounds ?? []).slice();
+  }
+
+  observe(v: number) {
+    const e = this.entry;
+    if (e !== undefined && this.map === mapOf(this.histogram) && e.bucketValues && Number.isFinite(v)) {
+      // as prom-client's observe: the first bound >= v gets the count (none beyond the last: +Inf is the count)
+      let b = -1;
+      for (let i = 0; i < this.bounds.length; i++) {
+        if (v <= this.bounds[i]!) {
+          b = this.bounds[i]!;
+          break;
+        }
+      }
+      e.sum! += v;
+      e.count! += 1;
+      if (Object.prototype.hasOwnProperty.call(e.bucketValues, b)) e.bucketValues[b]! += 1;
+      return;
+    }
+    this.histogram.observe(this.labels, v);
+    ({ map: this.map, entry: this.entry } = seriesOf(this.histogram, this.labels));
+  }
+}
+
 const REFUSALS = new Set(['RATE_LIMITED', 'QUOTA_EXCEEDED', 'DEMO_RATE_LIMITED', 'DEMO_DAILY_CAP_REACHED']);
 
 /** Constant-time comparison of the presented bearer token with the configured one. */
@@ -39,18 +100,18 @@ function tokenMatches(header: string | undefined, token: string): boolean {
 export function registerMetrics(app: FastifyInstance, ctx: GatewayContext) {
   const m = new Metrics();
   ctx.metrics = m;
-  // the labelled children are kept (bounded by routes × methods × statuses), so a request costs no
-  // label hashing in prom-client
-  const counters = new Map<string, ReturnType<typeof m.requests.labels>>();
-  const timers = new Map<string, ReturnType<typeof m.latency.labels>>();
+  // each label set's series is kept (bounded by routes × methods × statuses) and updated in place,
+  // so a request costs no label hashing or validation in prom-client (see seriesOf)
+  const counters = new Map<string, CounterSeries>();
+  const timers = new Map<string, HistogramSeries>();
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     const id = `${route} ${request.method} ${reply.statusCode}`;
     let c = counters.get(id);
-    if (!c) counters.set(id, (c = m.requests.labels({ route, method: request.method, status: String(reply.statusCode) })));
+    if (!c) counters.set(id, (c = new CounterSeries(m.requests, { route, method: request.method, status: String(reply.statusCode) })));
     c.inc();
     let t = timers.get(route);
-    if (!t) timers.set(route, (t = m.latency.labels({ route })));
+    if (!t) timers.set(route, (t = new HistogramSeries(m.latency, { route })));
     t.observe(reply.elapsedTime / 1000);
     done();
   });

@@ -16,7 +16,7 @@ const num = (v: unknown) => (v === undefined || v === null || v === '' ? null : 
 
 /** Seconds in the calendar month (UTC) of `d`, kept until the clock leaves that month. */
 let month = { start: 0, end: -1, seconds: 0 };
-function secondsOfMonth(d: Date): number {
+export function secondsOfMonth(d: Date): number {
   const t = d.getTime();
   if (!(t >= month.start && t < month.end)) {
     const start = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
@@ -28,6 +28,8 @@ function secondsOfMonth(d: Date): number {
 
 export function registerStandardHeaders(app: FastifyInstance, now: () => Date = () => new Date()) {
   app.addHook('onSend', (request, reply, payload, done) => {
+    // a keyed 200 or 304 whose headers the route set at once (keyedHeaders): nothing to add
+    if (request.account?.headersSet === true && reply.statusCode < 400) return done(null, payload);
     const path = request.url;
     const keyed = path.startsWith('/v1/') && !path.startsWith(DEMO_PREFIX);
     if (path.startsWith(DEMO_PREFIX)) reply.header('Access-Control-Expose-Headers', DEMO_EXPOSED_HEADERS);

@@ -4,9 +4,10 @@ import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TObject, TSchema } from '@sinclair/typebox';
 import { ApiError, ERROR_CODES, type ErrorCode } from '../gateway/errors.ts';
-import { EngineUnavailableError, type EngineAnswer, type EngineOp, type EngineParams } from '../gateway/engine-client.ts';
+import { bodyJson, EngineUnavailableError, type EngineAnswer, type EngineOp, type EngineParams } from '../gateway/engine-client.ts';
 import type { GatewayContext } from '../gateway/context.ts';
-import { authenticate, meter, refund } from '../gateway/keyed.ts';
+import { admit, authenticate, keyedHeaders, keyedStandardHeaders, refund } from '../gateway/keyed.ts';
+import { HistogramSeries, type Metrics } from '../gateway/metrics.ts';
 import { CACHE_HEADERS, ErrorBody, QUOTA_HEADERS, REQUEST_ID_HEADER, RETRY_HEADERS } from './schemas.ts';
 
 export interface EngineRouteDef {
@@ -35,19 +36,51 @@ export const MAX_AGE_SECONDS = 3600;
 export async function callEngine(ctx: GatewayContext, request: FastifyRequest, op: EngineOp, params: EngineParams): Promise<EngineAnswer> {
   const t0 = ctx.metrics ? performance.now() : 0;
   try {
-    const result = await ctx.engine.call(op, params);
-    ctx.metrics?.engineLatency.observe({ op, outcome: String(result.status) }, (performance.now() - t0) / 1000);
-    if (result.status >= 500) throw new ApiError('INTERNAL_ERROR', 'The engine failed to answer.');
-    return result;
+    return engineAnswered(ctx, op, await ctx.engine.call(op, params), t0);
   } catch (e) {
-    ctx.metrics?.engineLatency.observe({ op, outcome: 'unavailable' }, (performance.now() - t0) / 1000);
-    await refund(ctx, request);
-    if (e instanceof EngineUnavailableError) {
-      request.log.warn({ err: e.message }, 'engine unavailable');
-      throw new ApiError('ENGINE_UNAVAILABLE', 'The engine is unavailable. Retry shortly.', { 'Retry-After': '2' });
-    }
-    throw e;
+    return engineFailed(ctx, request, op, e, t0);
   }
+}
+
+/**
+ * The engine's answer without a promise where the engine runs in this process (callSync), else
+ * callEngine: the same metrics, refunds and errors either way.
+ */
+function callEngineNow(ctx: GatewayContext, request: FastifyRequest, op: EngineOp, params: EngineParams): EngineAnswer | Promise<EngineAnswer> {
+  if (!ctx.engine.callSync) return callEngine(ctx, request, op, params);
+  const t0 = ctx.metrics ? performance.now() : 0;
+  try {
+    return engineAnswered(ctx, op, ctx.engine.callSync(op, params), t0);
+  } catch (e) {
+    return engineFailed(ctx, request, op, e, t0);
+  }
+}
+
+function engineAnswered(ctx: GatewayContext, op: EngineOp, result: EngineAnswer, t0: number): EngineAnswer {
+  if (ctx.metrics) engineTimer(ctx.metrics, op, result.status).observe((performance.now() - t0) / 1000);
+  if (result.status >= 500) throw new ApiError('INTERNAL_ERROR', 'The engine failed to answer.');
+  return result;
+}
+
+async function engineFailed(ctx: GatewayContext, request: FastifyRequest, op: EngineOp, e: unknown, t0: number): Promise<never> {
+  if (ctx.metrics) engineTimer(ctx.metrics, op, 'unavailable').observe((performance.now() - t0) / 1000);
+  await refund(ctx, request);
+  if (e instanceof EngineUnavailableError) {
+    request.log.warn({ err: e.message }, 'engine unavailable');
+    throw new ApiError('ENGINE_UNAVAILABLE', 'The engine is unavailable. Retry shortly.', { 'Retry-After': '2' });
+  }
+  throw e;
+}
+
+/** The engine-latency histogram's child for an operation and outcome, kept (no label work per call). */
+const engineTimers = new WeakMap<Metrics, Map<string, HistogramSeries>>();
+function engineTimer(m: Metrics, op: EngineOp, outcome: number | string) {
+  let byId = engineTimers.get(m);
+  if (!byId) engineTimers.set(m, (byId = new Map()));
+  const id = `${op} ${outcome}`;
+  let t = byId.get(id);
+  if (!t) byId.set(id, (t = new HistogramSeries(m.engineLatency, { op, outcome: String(outcome) })));
+  return t;
 }
 
 /** Engine bodies pass through unchanged; engine errors get the request id like every error. */
@@ -66,6 +99,11 @@ export function sendEngineResult(reply: FastifyReply, request: FastifyRequest, r
  * same tag for the same answer. Demo tags are weak: demo bodies carry per-caller counters.
  */
 export function etagOf(version: string, op: EngineOp, params: EngineParams, demo: boolean): string {
+  const hash = etagHash(version, op, params);
+  return demo ? `W/"${hash}"` : `"${hash}"`;
+}
+
+function etagHash(version: string, op: EngineOp, params: EngineParams): string {
   const canonical = Object.keys(params).sort().filter((k) => params[k] !== undefined).map((k) => `${k}=${params[k]}`).join('&');
   const input = `${version}\u0000${op}\u0000${canonical}`;
   let hash = etagHashes.get(input);
@@ -74,7 +112,7 @@ export function etagOf(version: string, op: EngineOp, params: EngineParams, demo
     if (etagHashes.size >= ETAG_MEMO_ENTRIES) etagHashes.clear();
     etagHashes.set(input, (hash = crypto.createHash('sha256').update(input).digest('base64url').slice(0, 27)));
   }
-  return demo ? `W/"${hash}"` : `"${hash}"`;
+  return hash;
 }
 const ETAG_MEMO_ENTRIES = 10_000;
 const etagHashes = new Map<string, string>();
@@ -92,10 +130,35 @@ export function matchesIfNoneMatch(header: string | undefined, etag: string): bo
  * public) and says whether If-None-Match names it, so the caller answers 304.
  */
 export function notModified(ctx: GatewayContext, request: FastifyRequest, reply: FastifyReply, op: EngineOp, params: EngineParams, result: EngineAnswer, demo: boolean): boolean {
-  const etag = etagOf(result.version ?? ctx.engine.kbVersion ?? '', op, params, demo);
-  reply.header('ETag', etag).header('Cache-Control', `${demo ? 'public' : 'private'}, max-age=${MAX_AGE_SECONDS}`);
-  return matchesIfNoneMatch(request.headers['if-none-match'], etag);
+  const version = result.version ?? ctx.engine.kbVersion ?? '';
+  // a memoised answer is the same object for the same request (the engine's memo gives a new
+  // object for any other variant of the terms), so its tag is kept beside it
+  let tag = answerTags.get(result);
+  if (tag === undefined || tag.version !== version || tag.op !== op) {
+    answerTags.set(result, (tag = { version, op, hash: etagHash(version, op, params) }));
+  }
+  const etag = demo ? `W/"${tag.hash}"` : `"${tag.hash}"`;
+  reply.header('ETag', etag).header('Cache-Control', demo ? PUBLIC_CACHE : PRIVATE_CACHE);
+  const inm = request.headers['if-none-match'];
+  return inm !== undefined && matchesIfNoneMatch(inm, etag);
 }
+const answerTags = new WeakMap<object, { version: string; op: EngineOp; hash: string }>();
+const PUBLIC_CACHE = `public, max-age=${MAX_AGE_SECONDS}`;
+const PRIVATE_CACHE = `private, max-age=${MAX_AGE_SECONDS}`;
+
+/** The JSON bytes of a memoised engine body, kept beside it: a 200 writes them without serializing. */
+const bodyBytes = new WeakMap<object, Buffer>();
+function bytesOf(body: unknown): Buffer | undefined {
+  if (body === null || typeof body !== 'object') return undefined;
+  let b = bodyBytes.get(body);
+  if (b === undefined) {
+    const json = bodyJson.get(body);
+    if (json === undefined) return undefined;
+    bodyBytes.set(body, (b = Buffer.from(json)));
+  }
+  return b;
+}
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 export function errorResponses(codes: ErrorCode[]) {
   const out: Record<number, TSchema> = {};
@@ -135,27 +198,35 @@ export function registerKeyed(app: FastifyInstance, ctx: GatewayContext, def: En
       querystring: def.querystring({ maxLength: 200, demo: false }),
       response: { 200: { ...def.body, headers: { ...QUOTA_HEADERS, ...CACHE_HEADERS } }, 304: NOT_MODIFIED, ...errorResponses(codes) },
     },
+    // one hook (authentication, before validation) and the handler, which meters (admit), asks
+    // the engine (without a promise in process) and sets every header once (keyedHeaders)
     onRequest: authenticate(ctx),
-    preHandler: meter(ctx),
     handler: async (request, reply) => {
+      const now = ctx.now().getTime();
+      await admit(ctx, request, reply, now);
+      const a = request.account!;
       const params = def.toEngine(engineInput(request), { demo: false, demoResultLimit: 0 });
-      const result = await callEngine(ctx, request, def.op, params);
+      const answer = callEngineNow(ctx, request, def.op, params);
+      const result = answer instanceof Promise ? await answer : answer;
       if (result.status !== 200) {
         // metering rule: a miss (404) or an engine-side refusal is not counted; the per-minute
         // limit still applies to it, so misses cannot be used to scrape
-        await refundAnswered(ctx, request, reply);
+        if (a.counted) {
+          await refund(ctx, request);
+          a.used = Math.max(0, a.used - 1);
+        }
+        // the quota headers only: the standard-headers hook adds the rest of an error answer's
+        keyedHeaders(reply, a, now);
         return sendEngineResult(reply, request, result);
       }
-      if (notModified(ctx, request, reply, def.op, params, result, false)) return reply.code(304).send();
-      return sendEngineResult(reply, request, result);
+      const state = keyedHeaders(reply, a, now);
+      const notMod = notModified(ctx, request, reply, def.op, params, result, false);
+      keyedStandardHeaders(reply, a, state);
+      if (notMod) return reply.code(304).send();
+      const bytes = bytesOf(result.body);
+      if (bytes === undefined) return sendEngineResult(reply, request, result);
+      reply.header('Content-Type', JSON_TYPE);
+      return bytes;
     },
   });
-}
-
-/** Gives back the count of an answered request that is not billed, and corrects the quota header. */
-async function refundAnswered(ctx: GatewayContext, request: FastifyRequest, reply: FastifyReply) {
-  if (!request.account?.counted) return;
-  await refund(ctx, request);
-  const remaining = Number(reply.getHeader('X-RateLimit-Remaining'));
-  if (Number.isFinite(remaining)) reply.header('X-RateLimit-Remaining', Math.min(request.account.plan.monthly_limit, remaining + 1));
 }

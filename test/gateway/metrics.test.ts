@@ -85,3 +85,39 @@ test('a short METRICS_TOKEN is refused at start-up', async () => {
   assert.equal(loadConfig({ METRICS_TOKEN: TOKEN }).metrics.token, TOKEN);
   assert.equal(loadConfig({}).metrics.token, null);
 });
+
+test('series updated in place give the same Prometheus text as prom-client inc() and observe()', async () => {
+  const { Counter, Histogram, Registry } = await import('prom-client');
+  const { CounterSeries, HistogramSeries } = await import('../../src/gateway/metrics.ts');
+  const make = () => {
+    const registry = new Registry();
+    const c = new Counter({ name: 't_requests_total', help: 'h', labelNames: ['route', 'status'] as const, registers: [registry] });
+    const h = new Histogram({ name: 't_seconds', help: 'h', labelNames: ['route'] as const, buckets: [0.001, 0.01, 0.1, 1], registers: [registry] });
+    return { registry, c, h };
+  };
+  const plain = make();
+  const fast = make();
+  const series = { a: new CounterSeries(fast.c, { route: '/a', status: '200' }), b: new CounterSeries(fast.c, { route: '/b', status: '404' }) };
+  const timers = { a: new HistogramSeries(fast.h, { route: '/a' }), b: new HistogramSeries(fast.h, { route: '/b' }) };
+  // bounds themselves, values between them, beyond the last bound, zero
+  const values = [0, 0.001, 0.0005, 0.01, 0.05, 0.1, 0.5, 1, 2.5, 7, 0.0099, 1e-9];
+  for (let i = 0; i < 200; i++) {
+    const v = values[i % values.length]! * (1 + (i % 3) / 1000);
+    const which = i % 3 === 0 ? 'b' : 'a';
+    plain.c.inc({ route: `/${which}`, status: which === 'a' ? '200' : '404' });
+    plain.h.observe({ route: `/${which}` }, v);
+    series[which].inc();
+    timers[which].observe(v);
+  }
+  assert.equal(await fast.registry.metrics(), await plain.registry.metrics());
+  // after a reset the series start again, as prom-client's own would
+  plain.registry.resetMetrics();
+  fast.registry.resetMetrics();
+  for (const v of values) {
+    plain.h.observe({ route: '/a' }, v);
+    timers.a.observe(v);
+    plain.c.inc({ route: '/a', status: '200' });
+    series.a.inc();
+  }
+  assert.equal(await fast.registry.metrics(), await plain.registry.metrics());
+});
