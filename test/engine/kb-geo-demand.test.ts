@@ -53,6 +53,26 @@ describe('demand geographies: new records with their parents and sources', () =>
     assert.deepEqual(sb.facts.counties?.value, ['Santa Barbara']);
   });
 
+  test('Douro Superior, Bourgogne Côte Chalonnaise and San Clemente under their official parents', () => {
+    assert.deepEqual(
+      [e('geo/douro-superior').facts.parent?.value, e('geo/regiao-demarcada-do-douro').facts.parent?.value],
+      ['geo/regiao-demarcada-do-douro', 'geo/portugal'],
+    );
+    assert.equal(e('geo/douro-superior').facts.level?.source, 'wd-aevp-regiao-douro');
+    const cc = e('geo/bourgogne-cote-chalonnaise');
+    assert.equal(cc.facts.parent?.value, 'geo/bourgogne');
+    assert.equal(e('geo/bourgogne').facts.file_number?.value, 'PDO-FR-A0650');
+    assert.equal(alias('geo/bourgogne-cote-chalonnaise', 'Côte Chalonnaise').kind, 'protected_name');
+    assert.equal(kb().sources.get('wd-inao-cdc-bourgogne-2017')!.retrieved_via?.kind, 'mirror');
+    assert.equal(e('geo/san-clemente').facts.parent?.value, 'geo/chile');
+    assert.equal(e('geo/san-clemente').facts.level?.source, 'wd-bcn-decreto-7-2015-chile');
+    for (const [q, key] of [['Douro Superior', 'geo/douro-superior'], ['Côte Chalonnaise', 'geo/bourgogne-cote-chalonnaise'], ['San Clemente', 'geo/san-clemente']]) {
+      const a = answer(q);
+      assert.equal(a.state, 'resolved', q);
+      assert.equal(a.keys[0], key, q);
+    }
+  });
+
   test('Lithuania, Egypt and South Korea are wine countries with their ISO codes', () => {
     for (const [key, cc, src] of [
       ['geo/lithuania', 'LT', 'wd-vynozurnalas-lt-zone-a'],
