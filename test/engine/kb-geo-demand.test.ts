@@ -65,8 +65,10 @@ describe('demand geographies: new records with their parents and sources', () =>
     assert.equal(alias('geo/bourgogne-cote-chalonnaise', 'Côte Chalonnaise').kind, 'protected_name');
     assert.equal(kb().sources.get('wd-inao-cdc-bourgogne-2017')!.retrieved_via?.kind, 'mirror');
     assert.equal(e('geo/san-clemente').facts.parent?.value, 'geo/chile');
+    assert.equal(e('geo/malgas').facts.parent?.value, 'geo/south-africa');
+    assert.equal(e('geo/malgas').facts.level?.source, 'wd-winecoza-sijnn-malgas');
     assert.equal(e('geo/san-clemente').facts.level?.source, 'wd-bcn-decreto-7-2015-chile');
-    for (const [q, key] of [['Douro Superior', 'geo/douro-superior'], ['Côte Chalonnaise', 'geo/bourgogne-cote-chalonnaise'], ['San Clemente', 'geo/san-clemente']]) {
+    for (const [q, key] of [['Douro Superior', 'geo/douro-superior'], ['Côte Chalonnaise', 'geo/bourgogne-cote-chalonnaise'], ['San Clemente', 'geo/san-clemente'], ['Malgas', 'geo/malgas']]) {
       const a = answer(q);
       assert.equal(a.state, 'resolved', q);
       assert.equal(a.keys[0], key, q);
@@ -112,8 +114,9 @@ describe('demand names as aliases of existing records', () => {
     assert.equal(e('geo/ileia').facts.file_number?.value, 'PGI-GR-A0140');
     assert.equal(alias('geo/ioannina', 'Ioannina').source, 'wd-newwinesofgreece-pgi-district');
     assert.equal(alias('geo/zitsa', 'Zitsa').source, 'wd-winemakers-north-greece-read-the-wine');
+    assert.equal(alias('geo/sterea-ellada', 'Sterea Ellada').source, 'wd-winesofgreece-pgi-sterea-ellada');
     assert.equal(e('geo/zitsa').facts.file_number?.value, 'PDO-GR-A1532');
-    for (const [q, key] of [['Central Greece', 'geo/sterea-ellada'], ['Ilia', 'geo/ileia'], ['Ioannina', 'geo/ioannina'], ['Zitsa', 'geo/zitsa'], ['Crete', 'geo/kriti']]) {
+    for (const [q, key] of [['Central Greece', 'geo/sterea-ellada'], ['Ilia', 'geo/ileia'], ['Ioannina', 'geo/ioannina'], ['Zitsa', 'geo/zitsa'], ['Sterea Ellada', 'geo/sterea-ellada'], ['Crete', 'geo/kriti']]) {
       const a = answer(q);
       assert.equal(a.state, 'resolved', q);
       assert.equal(a.keys[0], key, q);
