@@ -91,6 +91,11 @@ const normChecks: [string, (n: typeof norm, s: string) => unknown][] = [
   ['abbreviationSplit', (n, s) => s.split(/\s+/).map((w) => n.abbreviationSplit(w))],
 ];
 const extra = [' ', '', "  O'Neil  ", 'a--b', "d'Alba", 'A`B', 'UPPER case', 'x  ', '  x', 'Ab Cd', 'AbCd', 'ABC', '9 a', '\tTab', 'GrüVe', 'DIPA', 'NZ', 'ABCDEFG', 'aBc', 'AbC9', 'A', 'AB', 'ÅB', 'AbCDe'];
+// every character from U+0080 to U+017F alone, inside a word, capitalised, after an apostrophe
+for (let c = 0x80; c <= 0x17f; c++) {
+  const ch = String.fromCharCode(c);
+  extra.push(ch, `a${ch}b`, `${ch.toUpperCase()}x ${ch}`, `x'${ch}`, `Gr${ch}Ve`, `${ch}${ch}`);
+}
 for (const s of [...queries, ...names.map((n) => n.value), ...extra]) {
   for (const [label, f] of normChecks) {
     normCompared++;

@@ -78,20 +78,80 @@ function asciiSquash(s: string, lower: boolean, dropApostrophes: boolean): strin
   return out;
 }
 
-/** Case, punctuation and white space normalised; letters as typed. */
-export function exactForm(s: string, apostrophe: '' | ' ' = ''): string {
-  return asciiSquash(s, true, apostrophe === '') ?? squash(s.normalize('NFC').toLowerCase().replace(APOSTROPHES, apostrophe));
+/**
+ * Latin-1 fast path (accented queries such as "Grüner Veltliner"): ASCII and the letters
+ * U+00C0–U+00FF (× and ÷ excepted), each letter replaced through `table` (built below from the
+ * Unicode path one letter at a time, so the result is the same string); ASCII capitals lower-cased
+ * when `lower`; apostrophes (' and `) dropped or a word break. Null for any other character.
+ */
+function latinSquash(s: string, lower: boolean, table: readonly (string | null)[], dropApostrophes: boolean): string | null {
+  let out = '';
+  let pending = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    let piece: string | null;
+    if (c < 128) {
+      if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) piece = s[i]!;
+      else if (c >= 65 && c <= 90) piece = lower ? String.fromCharCode(c + 32) : s[i]!;
+      else {
+        if (!((c === 39 || c === 96) && dropApostrophes)) pending = true;
+        continue;
+      }
+    } else if (c >= 0xc0 && c <= 0xff) {
+      piece = table[c - 0xc0]!;
+      if (piece === null) return null;
+    } else return null;
+    if (pending && out.length > 0) out += ' ';
+    pending = false;
+    out += piece;
+  }
+  return out;
 }
 
-/** Accents and ligatures folded away from an exact form. */
-export function fold(exact: string): string {
-  const ascii = asciiSquash(exact, true, false);
-  if (ascii !== null) return ascii;
+function exactSlow(s: string, apostrophe: '' | ' '): string {
+  return squash(s.normalize('NFC').toLowerCase().replace(APOSTROPHES, apostrophe));
+}
+
+function foldSlow(exact: string): string {
   const folded = exact
     .replace(SPECIAL_RE, (c) => SPECIAL[c] ?? c)
     .normalize('NFKD')
     .replace(COMBINING, '');
   return squash(folded.toLowerCase());
+}
+
+function foldKeepCaseSlow(q: string): string {
+  const s = q
+    .normalize('NFC')
+    .replace(APOSTROPHES, '')
+    .replace(SPECIAL_RE, (c) => SPECIAL[c] ?? c)
+    .normalize('NFKD')
+    .replace(COMBINING, '');
+  return squash(s);
+}
+
+/** Per letter U+00C0–U+00FF, what the Unicode path makes of it alone; null where that is not plain letters. */
+function latinTable(f: (ch: string) => string, letters: RegExp): (string | null)[] {
+  const out: (string | null)[] = [];
+  for (let c = 0xc0; c <= 0xff; c++) {
+    const ch = String.fromCharCode(c);
+    const v = c === 0xd7 || c === 0xf7 ? '' : f(ch);
+    out.push(letters.test(v) ? v : null);
+  }
+  return out;
+}
+const LATIN_EXACT = latinTable((ch) => exactSlow(ch, ''), /^[a-z\u00df-\u00f6\u00f8-\u00ff]$/);
+const LATIN_FOLD = latinTable(foldSlow, /^[a-z]+$/);
+const LATIN_KEEP_CASE = latinTable(foldKeepCaseSlow, /^[A-Za-z]+$/);
+
+/** Case, punctuation and white space normalised; letters as typed. */
+export function exactForm(s: string, apostrophe: '' | ' ' = ''): string {
+  return asciiSquash(s, true, apostrophe === '') ?? latinSquash(s, true, LATIN_EXACT, apostrophe === '') ?? exactSlow(s, apostrophe);
+}
+
+/** Accents and ligatures folded away from an exact form. */
+export function fold(exact: string): string {
+  return asciiSquash(exact, true, false) ?? latinSquash(exact, true, LATIN_FOLD, false) ?? foldSlow(exact);
 }
 
 export const STOP_WORDS: ReadonlySet<string> = new Set([
@@ -181,14 +241,15 @@ export interface QueryForms {
 
 /** Case-preserving fold of one query, for spotting abbreviations such as "DIPA" or "GrüVe". */
 function foldKeepCase(q: string): string[] {
-  const s = q
-    .normalize('NFC')
-    .replace(APOSTROPHES, '')
-    .replace(SPECIAL_RE, (c) => SPECIAL[c] ?? c)
-    .normalize('NFKD')
-    .replace(COMBINING, '');
-  const sq = squash(s);
+  const sq = latinSquash(q, false, LATIN_KEEP_CASE, true) ?? foldKeepCaseSlow(q);
   return sq ? sq.split(' ') : [];
+}
+
+/** Whether each cased token lower-cases to the token at the same place. */
+function linesUp(cased: string[], tokens: string[]): boolean {
+  if (cased.length !== tokens.length) return false;
+  for (let i = 0; i < cased.length; i++) if (cased[i]!.toLowerCase() !== tokens[i]) return false;
+  return true;
 }
 
 export function queryForms(q: string): QueryForms {
@@ -221,7 +282,7 @@ export function queryForms(q: string): QueryForms {
     folded,
     foldedAlt: /[äöü]/.test(exact) ? fold(withUmlautE(exact)) : null,
     tokens,
-    cased: cased.length === tokens.length && cased.every((c, i) => c.toLowerCase() === tokens[i]) ? cased : tokens,
+    cased: linesUp(cased, tokens) ? cased : tokens,
   };
 }
 
