@@ -133,7 +133,7 @@ describe('demand names as aliases of existing records', () => {
     assert.ok(a.keys.includes('geo/makedonia'));
   });
 
-  test("'Sauvignon' is Sauvignon Blanc (Italian register no. 221); 'Moscato' stays ambiguous (the register gives it to several varieties)", () => {
+  test("'Sauvignon' is Sauvignon Blanc (Italian register no. 221); 'Moscato' is declared ambiguous between the three varieties the register gives it to", () => {
     const s = alias('grape/sauvignon-blanc', 'Sauvignon');
     assert.equal(s.source, 'it-registro-nazionale-varieta-vite');
     assert.match(s.locator, /221/);
@@ -141,6 +141,9 @@ describe('demand names as aliases of existing records', () => {
     const a = answer('Sauvignon');
     assert.equal(a.state, 'resolved');
     assert.equal(a.keys[0], 'grape/sauvignon-blanc');
-    assert.notEqual(answer('Moscato').state, 'resolved');
+    const m = answer('Moscato');
+    assert.equal(m.state, 'ambiguous');
+    assert.deepEqual([...m.keys].sort(), ['grape/moscato-giallo', 'grape/muscat', 'grape/muscat-of-alexandria']);
+    assert.ok(alias('grape/muscat-of-alexandria', 'Zibibbo'));
   });
 });
