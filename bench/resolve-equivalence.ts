@@ -88,6 +88,7 @@ const normChecks: [string, (n: typeof norm, s: string) => unknown][] = [
   ['fold(exactForm)', (n, s) => n.fold(n.exactForm(s))],
   ['queryForms', (n, s) => n.queryForms(s)],
   ['indexVariants', (n, s) => n.indexVariants(s)],
+  ['deletionHashes', (n, s) => [n.deletionHashes(s, 1), n.deletionHashes(s, 2)]],
   ['abbreviationSplit', (n, s) => s.split(/\s+/).map((w) => n.abbreviationSplit(w))],
 ];
 const extra = [' ', '', "  O'Neil  ", 'a--b', "d'Alba", 'A`B', 'UPPER case', 'x  ', '  x', 'Ab Cd', 'AbCd', 'ABC', '9 a', '\tTab', 'GrüVe', 'DIPA', 'NZ', 'ABCDEFG', 'aBc', 'AbC9', 'A', 'AB', 'ÅB', 'AbCDe'];

@@ -404,8 +404,31 @@ const HASH_MUL = 0x01000193;
 export function deletionHashes(word: string, k: number, out: number[] = []): number[] {
   const n = word.length;
   out.push(deletionHash(word, n, -1, -1));
-  if (k >= 1) for (let i = 0; i < n; i++) out.push(deletionHash(word, n - 1, i, -1));
-  if (k >= 2) for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) out.push(deletionHash(word, n - 2, i, j));
+  // the same values as deletionHash(word, n − d, i, j), sharing work: the state over the letters
+  // before the first deletion is kept per position, and the letters between two deletions are
+  // carried forward as j moves; only the letters after the last deletion are hashed each time
+  if (k >= 1) {
+    let pre = 0x811c9dc5 ^ (n - 1);
+    for (let i = 0; i < n; i++) {
+      let h = pre;
+      for (let c = i + 1; c < n; c++) h = Math.imul(h ^ word.charCodeAt(c), HASH_MUL);
+      out.push(h | 0);
+      pre = Math.imul(pre ^ word.charCodeAt(i), HASH_MUL);
+    }
+  }
+  if (k >= 2) {
+    let pre = 0x811c9dc5 ^ (n - 2);
+    for (let i = 0; i < n; i++) {
+      let mid = pre;
+      for (let j = i + 1; j < n; j++) {
+        let h = mid;
+        for (let c = j + 1; c < n; c++) h = Math.imul(h ^ word.charCodeAt(c), HASH_MUL);
+        out.push(h | 0);
+        mid = Math.imul(mid ^ word.charCodeAt(j), HASH_MUL);
+      }
+      pre = Math.imul(pre ^ word.charCodeAt(i), HASH_MUL);
+    }
+  }
   return out;
 }
 

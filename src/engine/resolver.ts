@@ -203,6 +203,7 @@ const PARTIAL_ALIAS_PENALTY = 3;
 const PARTIAL = new Set<MatchedOn>(['canonical_prefix', 'alias_prefix', 'canonical_typo', 'alias_typo']);
 
 const EMPTY: readonly number[] = [];
+const DEL_FILTER_BITS = 20;
 const HASHES: number[] = []; // scratch buffer for deletion hashes (resolve is synchronous)
 const ORDER: number[] = []; // scratch: query word order in tokenMatches
 const RARITY: number[] = []; // scratch: per query word, how many postings it has (Infinity when not indexed)
@@ -304,6 +305,9 @@ export class Resolver {
   // delTable[4s … 4s+3] = hash, first word, end of words, used (0/1); the words of a slot are
   // delWords[first … end−1], ids in A–Z order
   private readonly delTable: Int32Array;
+  // one bit per hash (2^DEL_FILTER_BITS bits, 128 KB, stays in cache): most deletion variants of a
+  // query word are in no index word, and this answers them without touching the table
+  private readonly delFilter = new Int32Array(1 << (DEL_FILTER_BITS - 5));
   private readonly delWords: Int32Array;
   private readonly delShift: number;
   private readonly delMask: number;
@@ -450,6 +454,8 @@ export class Resolver {
       while (table[4 * s + 3] && table[4 * s] !== h) s = (s + 1) & this.delMask;
       table[4 * s] = h;
       table[4 * s + 3] = 1;
+      const f = Math.imul(h, 0x85ebca6b) >>> (32 - DEL_FILTER_BITS);
+      this.delFilter[f >>> 5]! |= 1 << (f & 31);
       slotOf[i] = s;
       count[s]!++;
     }
@@ -492,6 +498,8 @@ export class Resolver {
 
   /** The deletion-index slot of hash h (as an offset into delTable), or −1. */
   private delSlot(h: number): number {
+    const f = Math.imul(h, 0x85ebca6b) >>> (32 - DEL_FILTER_BITS);
+    if ((this.delFilter[f >>> 5]! & (1 << (f & 31))) === 0) return -1;
     const table = this.delTable;
     let s = Math.imul(h, 0x9e3779b1) >>> this.delShift;
     while (table[4 * s + 3]) {
