@@ -168,7 +168,14 @@ export class LeasedAccountStore {
   /** One reservation for the requests waiting on `l` (after handing back a stale block). */
   private async run(l: Lease) {
     const now = Date.now();
-    if (l.free > 0 || l.open) await this.returnBlock(l);
+    if (l.free > 0 && now < l.dayEnd && now - l.grantedAt < this.opts.maxAgeMs && !l.retired) {
+      // requests that queued behind a reservation are served from the block it brought
+      while (l.free > 0 && l.waiting.length) {
+        l.free--;
+        l.served++;
+        l.waiting.shift()!.resolve({ admitted: true, used: l.before + l.served });
+      }
+    } else if (l.free > 0 || l.open) await this.returnBlock(l);
     const batch = l.waiting;
     l.waiting = [];
     if (batch.length) {

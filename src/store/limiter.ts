@@ -114,11 +114,20 @@ class FlexibleWindowLimiter implements WindowLimiter {
   }
 
   private async runSlot(s: Slot) {
-    const batch = s.waiting;
-    s.waiting = [];
     const now = Date.now();
     // tokens of a window that has reset lapsed with it
     if (now >= s.resetAt) s.tokens = 0;
+    // hits that queued behind a reservation are served from the tokens it brought
+    while (s.tokens > 0 && s.waiting.length) {
+      s.tokens--;
+      s.waiting.shift()!({ allowed: true, remaining: Math.max(0, s.limit - (s.before + ++s.taken)), resetAt: s.resetAt, limit: s.limit });
+    }
+    const batch = s.waiting;
+    s.waiting = [];
+    if (!batch.length) {
+      s.busy = false;
+      return;
+    }
     const need = batch.length;
     const o = this.lease;
     const extra = s.rate >= o.minRate ? Math.min(o.maxChunk, Math.ceil((s.rate * o.horizonMs) / 1000)) : 0;

@@ -132,7 +132,7 @@ for (const name of ['sqlite', 'postgres'] as const) {
       const inner = open();
       const L = new LeasedAccountStore(inner, { ...OPTS, idleMs: 60_000, maxAgeMs: 60_000 });
       const d = drive(L as unknown as AccountStore, keyId, 100_000);
-      await sleep(400);
+      for (const deadline = Date.now() + 20_000; L.held().length === 0 && Date.now() < deadline; ) await sleep(5);
       await d.stop();
       const held = L.held().reduce((n, h) => n + h.free, 0);
       assert.ok(held > 0, 'a block is held');
@@ -160,7 +160,7 @@ for (const name of ['sqlite', 'postgres'] as const) {
       const keyId = await newKey(limit);
       const crashed = new LeasedAccountStore(open(), { ...OPTS, idleMs: 60_000, maxAgeMs: 60_000 });
       const d = drive(crashed as unknown as AccountStore, keyId, limit);
-      await sleep(400);
+      for (const deadline = Date.now() + 20_000; crashed.held().length === 0 && Date.now() < deadline; ) await sleep(5);
       await d.stop();
       const stranded = crashed.held().reduce((n, h) => n + h.free, 0);
       assert.ok(stranded > 0 && stranded <= OPTS.maxBlock, `stranded ${stranded}`);
@@ -179,7 +179,7 @@ for (const name of ['sqlite', 'postgres'] as const) {
       const keyId = await newKey(1000);
       const L = new LeasedAccountStore(open(), { ...OPTS, idleMs: 60_000, maxAgeMs: 60_000 });
       const d = drive(L as unknown as AccountStore, keyId, 1000);
-      await sleep(300);
+      for (const deadline = Date.now() + 20_000; L.held().length === 0 && Date.now() < deadline; ) await sleep(5);
       await d.stop();
       const before = await admin.getMonthly(keyId, PERIOD);
       await L.refundMonthly(keyId, PERIOD);
