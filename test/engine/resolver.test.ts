@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import {
   Resolver, RESOLVE_THRESHOLD, AMBIGUITY_MARGIN, PARTIAL_AMBIGUITY_MARGIN, queryParts, type EntityKind, type ResolvableName, type Resolution,
 } from '../../src/engine/resolver.ts';
-import { damerau, deletes, deletionHashes, exactForm, fold, indexVariants, typoBudget } from '../../src/engine/normalize.ts';
+import { damerau, deletes, deletionHashes, exactForm, fold, indexVariants, queryForms, typoBudget } from '../../src/engine/normalize.ts';
 import { MATCHED_ON } from '../../src/routes/schemas.ts';
 import { sharedEngine } from '../helper.ts';
 
@@ -111,6 +111,24 @@ describe('folding', () => {
     assert.equal(exactForm("  Nero d'Avola  "), 'nero davola');
     assert.equal(exactForm("Nero d'Avola", ' '), 'nero d avola');
     assert.equal(exactForm('Crozes-Hermitage'), 'crozes hermitage');
+  });
+
+  test('the ASCII and Latin-1 fast paths give the strings the Unicode path gives', () => {
+    // a trailing em dash (a word break, so it leaves the answer alone) sends a string down the Unicode path
+    const slow = <T>(f: (s: string) => T, s: string) => f(`${s}\u2014`);
+    const samples: string[] = ["Grüner Veltliner", "CÔTES-DU-RHÔNE", "Château d'Yquem", "  Straße  ", "ÆbleØl", "Þorri", "l'Œil", "AbCdÉf", "x`y", "A'B"];
+    for (let c = 0xc0; c <= 0xff; c++) {
+      const ch = String.fromCharCode(c);
+      samples.push(ch, `a${ch}b`, `${ch}${ch.toUpperCase()} x`, `x'${ch}`, `Gr${ch}Ve`);
+    }
+    for (const s of samples) {
+      assert.equal(exactForm(s), slow(exactForm, s), `exactForm ${s}`);
+      assert.equal(exactForm(s, ' '), slow((x) => exactForm(x, ' '), s), `exactForm/space ${s}`);
+      assert.equal(fold(s), slow(fold, s), `fold ${s}`);
+      const qf = queryForms(s);
+      const qs = slow(queryForms, s);
+      assert.deepEqual([qf.exact, qf.folded, qf.foldedAlt, qf.tokens, qf.cased], [qs.exact, qs.folded, qs.foldedAlt, qs.tokens, qs.cased], `queryForms ${s}`);
+    }
   });
 
   test('folding applies to the query and to the index, in both directions', () => {
@@ -312,6 +330,19 @@ describe('limit and determinism', () => {
   test('the same query twice gives identical output', () => {
     for (const q of ['valley', 'pinot', 'cab sauv', 'Reisling', 'stout', 'IPA', 'toyota corolla']) {
       assert.deepEqual(kbResolve(q, 20), kbResolve(q, 20), q);
+    }
+  });
+
+  test('an answer does not depend on the queries resolved before it (per-query buffers are reused)', () => {
+    const qs = ['valley', 'Gewurtztraminer', 'cab sauv', 'DIPA', 'Alsase', 'pinot', 'Cabernet Fran', 'Grüner Veltliner', 'stout', 'xyzzy', 'Eau-de-vie de vin', 'Pale Ale'];
+    const first = new Map(qs.map((q) => [q, kbResolve(q, 10)]));
+    // again in reverse order, each query after a different one
+    for (const q of [...qs].reverse()) assert.deepEqual(kbResolve(q, 10), first.get(q), q);
+    // and each one right after a heavy typo query and an abbreviation
+    for (const q of qs) {
+      kbResolve('Montepulchiano', 10);
+      kbResolve('IPA', 10);
+      assert.deepEqual(kbResolve(q, 10), first.get(q), q);
     }
   });
 
