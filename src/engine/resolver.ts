@@ -974,6 +974,8 @@ const PLURAL_ENDINGS: [string, string][] = [['ies', 'y'], ['es', ''], ['s', '']]
  * words made singular where only the singular is an indexed word ("CANADIAN WHISKIES").
  */
 export function queryParts(q: string, qTokens: string[], isIndexWord: (folded: string) => boolean): string[] {
+  // most queries have no brackets, no slash and no plural to try: nothing to build
+  if (!q.includes('(') && !q.includes('/') && !q.includes('|') && !hasUnindexedPlural(qTokens, isIndexWord)) return [];
   const parts = new Set<string>();
   if (q.includes('(')) {
     const bracket = /\(([^()]{1,40})\)/g;
