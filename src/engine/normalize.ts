@@ -78,11 +78,17 @@ function asciiSquash(s: string, lower: boolean, dropApostrophes: boolean): strin
   return out;
 }
 
+/** First and last character of the Latin fast path's tables (Latin-1 Supplement and Latin Extended-A letters). */
+const LATIN_FIRST = 0xc0;
+const LATIN_LAST = 0x17f;
+
 /**
- * Latin-1 fast path (accented queries such as "Grüner Veltliner"): ASCII and the letters
- * U+00C0–U+00FF (× and ÷ excepted), each letter replaced through `table` (built below from the
- * Unicode path one letter at a time, so the result is the same string); ASCII capitals lower-cased
- * when `lower`; apostrophes (' and `) dropped or a word break. Null for any other character.
+ * Latin fast path (accented queries such as "Grüner Veltliner" or "Muškat momjanski"): ASCII and the
+ * letters U+00C0–U+017F, each letter replaced through `table` (built below from the Unicode path one
+ * letter at a time, so the result is the same string; a letter whose Unicode result is not plain
+ * letters, such as "İ" or "Ŀ", is null there and sends the string down the Unicode path); ASCII
+ * capitals lower-cased when `lower`; apostrophes (' and `) dropped or a word break. Null for any
+ * other character.
  */
 function latinSquash(s: string, lower: boolean, table: readonly (string | null)[], dropApostrophes: boolean): string | null {
   let out = '';
@@ -97,8 +103,8 @@ function latinSquash(s: string, lower: boolean, table: readonly (string | null)[
         if (!((c === 39 || c === 96) && dropApostrophes)) pending = true;
         continue;
       }
-    } else if (c >= 0xc0 && c <= 0xff) {
-      piece = table[c - 0xc0]!;
+    } else if (c >= LATIN_FIRST && c <= LATIN_LAST) {
+      piece = table[c - LATIN_FIRST]!;
       if (piece === null) return null;
     } else return null;
     if (pending && out.length > 0) out += ' ';
@@ -108,50 +114,52 @@ function latinSquash(s: string, lower: boolean, table: readonly (string | null)[
   return out;
 }
 
-function exactSlow(s: string, apostrophe: '' | ' '): string {
-  return squash(s.normalize('NFC').toLowerCase().replace(APOSTROPHES, apostrophe));
+/** exactForm before white space and punctuation are squashed. */
+function exactRaw(s: string, apostrophe: '' | ' '): string {
+  return s.normalize('NFC').toLowerCase().replace(APOSTROPHES, apostrophe);
 }
 
-function foldSlow(exact: string): string {
-  const folded = exact
+/** fold before white space and punctuation are squashed. */
+function foldRaw(exact: string): string {
+  return exact
     .replace(SPECIAL_RE, (c) => SPECIAL[c] ?? c)
     .normalize('NFKD')
-    .replace(COMBINING, '');
-  return squash(folded.toLowerCase());
+    .replace(COMBINING, '')
+    .toLowerCase();
 }
 
-function foldKeepCaseSlow(q: string): string {
-  const s = q
+/** The case-preserving fold of a query before white space and punctuation are squashed. */
+function foldKeepCaseRaw(q: string): string {
+  return q
     .normalize('NFC')
     .replace(APOSTROPHES, '')
     .replace(SPECIAL_RE, (c) => SPECIAL[c] ?? c)
     .normalize('NFKD')
     .replace(COMBINING, '');
-  return squash(s);
 }
 
-/** Per letter U+00C0–U+00FF, what the Unicode path makes of it alone; null where that is not plain letters. */
-function latinTable(f: (ch: string) => string, letters: RegExp): (string | null)[] {
+/** Per letter of the Latin range, what the Unicode path makes of it alone, unsquashed; null unless that matches `ok`. */
+function latinTable(f: (ch: string) => string, ok: RegExp): (string | null)[] {
   const out: (string | null)[] = [];
-  for (let c = 0xc0; c <= 0xff; c++) {
-    const ch = String.fromCharCode(c);
-    const v = c === 0xd7 || c === 0xf7 ? '' : f(ch);
-    out.push(letters.test(v) ? v : null);
+  for (let c = LATIN_FIRST; c <= LATIN_LAST; c++) {
+    const v = f(String.fromCharCode(c));
+    out.push(ok.test(v) ? v : null);
   }
   return out;
 }
-const LATIN_EXACT = latinTable((ch) => exactSlow(ch, ''), /^[a-z\u00df-\u00f6\u00f8-\u00ff]$/);
-const LATIN_FOLD = latinTable(foldSlow, /^[a-z]+$/);
-const LATIN_KEEP_CASE = latinTable(foldKeepCaseSlow, /^[A-Za-z]+$/);
+// exact: one letter (× and ÷ are no letters, "İ" lower-cases to two characters: both null)
+const LATIN_EXACT = latinTable((ch) => exactRaw(ch, ''), /^\p{L}$/u);
+const LATIN_FOLD = latinTable(foldRaw, /^[a-z]+$/);
+const LATIN_KEEP_CASE = latinTable(foldKeepCaseRaw, /^[A-Za-z]+$/);
 
 /** Case, punctuation and white space normalised; letters as typed. */
 export function exactForm(s: string, apostrophe: '' | ' ' = ''): string {
-  return asciiSquash(s, true, apostrophe === '') ?? latinSquash(s, true, LATIN_EXACT, apostrophe === '') ?? exactSlow(s, apostrophe);
+  return asciiSquash(s, true, apostrophe === '') ?? latinSquash(s, true, LATIN_EXACT, apostrophe === '') ?? squash(exactRaw(s, apostrophe));
 }
 
 /** Accents and ligatures folded away from an exact form. */
 export function fold(exact: string): string {
-  return asciiSquash(exact, true, false) ?? latinSquash(exact, true, LATIN_FOLD, false) ?? foldSlow(exact);
+  return asciiSquash(exact, true, false) ?? latinSquash(exact, true, LATIN_FOLD, false) ?? squash(foldRaw(exact));
 }
 
 export const STOP_WORDS: ReadonlySet<string> = new Set([
@@ -241,7 +249,7 @@ export interface QueryForms {
 
 /** Case-preserving fold of one query, for spotting abbreviations such as "DIPA" or "GrüVe". */
 function foldKeepCase(q: string): string[] {
-  const sq = latinSquash(q, false, LATIN_KEEP_CASE, true) ?? foldKeepCaseSlow(q);
+  const sq = latinSquash(q, false, LATIN_KEEP_CASE, true) ?? squash(foldKeepCaseRaw(q));
   return sq ? sq.split(' ') : [];
 }
 

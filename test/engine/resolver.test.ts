@@ -113,11 +113,11 @@ describe('folding', () => {
     assert.equal(exactForm('Crozes-Hermitage'), 'crozes hermitage');
   });
 
-  test('the ASCII and Latin-1 fast paths give the strings the Unicode path gives', () => {
+  test('the ASCII and Latin fast paths give the strings the Unicode path gives', () => {
     // a trailing em dash (a word break, so it leaves the answer alone) sends a string down the Unicode path
     const slow = <T>(f: (s: string) => T, s: string) => f(`${s}\u2014`);
-    const samples: string[] = ["Grüner Veltliner", "CÔTES-DU-RHÔNE", "Château d'Yquem", "  Straße  ", "ÆbleØl", "Þorri", "l'Œil", "AbCdÉf", "x`y", "A'B"];
-    for (let c = 0xc0; c <= 0xff; c++) {
+    const samples: string[] = ["Grüner Veltliner", "CÔTES-DU-RHÔNE", "Château d'Yquem", "  Straße  ", "ÆbleØl", "Þorri", "l'Œil", "AbCdÉf", "x`y", "A'B", 'Muškat momjanski', 'İzmir', 'aŀb', 'ŉa', 'Ĳssel'];
+    for (let c = 0x80; c <= 0x17f; c++) {
       const ch = String.fromCharCode(c);
       samples.push(ch, `a${ch}b`, `${ch}${ch.toUpperCase()} x`, `x'${ch}`, `Gr${ch}Ve`);
     }
