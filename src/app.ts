@@ -152,7 +152,8 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}) {
 
   // callback-style hooks on the hot path: no promise per request
   app.addHook('onRequest', (request, reply, done) => {
-    reply.header('X-Request-Id', request.id);
+    // the name in lower case, as Fastify keeps and writes it (no new string per request)
+    reply.header('x-request-id', request.id);
     done();
   });
 

@@ -202,14 +202,15 @@ export function keyedHeaders(reply: FastifyReply, a: CallerAccount, nowMs: numbe
   const remaining = Math.max(0, a.plan.monthly_limit - a.used);
   const minuteReset = epochSeconds(minute.resetAt);
   const nowS = Math.ceil(nowMs / 1000);
+  // names in lower case, as Fastify keeps (and writes) them: no new string per header
   reply
-    .header('X-RateLimit-Minute-Limit', h.minuteLimitS)
-    .header('X-RateLimit-Minute-Remaining', String(minute.remaining))
-    .header('X-RateLimit-Minute-Reset', String(minuteReset))
-    .header('X-RateLimit-Plan', a.plan.name)
-    .header('X-RateLimit-Limit', h.limit)
-    .header('X-RateLimit-Remaining', String(remaining))
-    .header('X-RateLimit-Reset', h.resetS);
+    .header('x-ratelimit-minute-limit', h.minuteLimitS)
+    .header('x-ratelimit-minute-remaining', String(minute.remaining))
+    .header('x-ratelimit-minute-reset', String(minuteReset))
+    .header('x-ratelimit-plan', a.plan.name)
+    .header('x-ratelimit-limit', h.limit)
+    .header('x-ratelimit-remaining', String(remaining))
+    .header('x-ratelimit-reset', h.resetS);
   return `"monthly";r=${remaining};t=${Math.max(0, h.reset - nowS)}, "minute";r=${minute.remaining};t=${Math.max(0, minuteReset - nowS)}`;
 }
 
@@ -218,7 +219,7 @@ export function keyedHeaders(reply: FastifyReply, a: CallerAccount, nowMs: numbe
  * standard-headers hook would add them; the hook then leaves the answer alone.
  */
 export function keyedStandardHeaders(reply: FastifyReply, a: CallerAccount, state: string) {
-  reply.header('X-Content-Type-Options', 'nosniff').header('RateLimit-Policy', planHeaderCache.get(a.plan)!.policy).header('RateLimit', state);
+  reply.header('x-content-type-options', 'nosniff').header('ratelimit-policy', planHeaderCache.get(a.plan)!.policy).header('ratelimit', state);
   a.headersSet = true;
 }
 
@@ -255,6 +256,14 @@ async function monthRefused(ctx: GatewayContext, request: FastifyRequest, reply:
   }, { plans: plansUrl(ctx), ...(next ? { next_plan: next.name } : {}) });
 }
 
+/** The key's per-minute window name (`key:<id>`), kept beside the cached key record. */
+const windowKeys = new WeakMap<ApiKeyRecord, string>();
+function windowKey(rec: ApiKeyRecord): string {
+  let k = windowKeys.get(rec);
+  if (k === undefined) windowKeys.set(rec, (k = `key:${rec.id}`));
+  return k;
+}
+
 type SyncHit = (key: string, limit: number, windowMs: number) => LimitResult;
 const syncHits = new WeakMap<object, SyncHit | null>();
 /**
@@ -281,7 +290,8 @@ export async function admit(ctx: GatewayContext, request: FastifyRequest, reply:
   let minute: LimitResult;
   try {
     const sync = syncHit(ctx.limiter);
-    minute = sync ? sync(`key:${a.key.id}`, a.plan.per_minute_limit, 60_000) : await ctx.limiter.hit(`key:${a.key.id}`, a.plan.per_minute_limit, 60_000);
+    const key = windowKey(a.key);
+    minute = sync ? sync(key, a.plan.per_minute_limit, 60_000) : await ctx.limiter.hit(key, a.plan.per_minute_limit, 60_000);
   } catch (e) {
     limiterDown(e);
   }

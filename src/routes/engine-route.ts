@@ -73,13 +73,14 @@ async function engineFailed(ctx: GatewayContext, request: FastifyRequest, op: En
 }
 
 /** The engine-latency histogram's child for an operation and outcome, kept (no label work per call). */
-const engineTimers = new WeakMap<Metrics, Map<string, HistogramSeries>>();
+const engineTimers = new WeakMap<Metrics, Map<EngineOp, Map<number | string, HistogramSeries>>>();
 function engineTimer(m: Metrics, op: EngineOp, outcome: number | string) {
-  let byId = engineTimers.get(m);
-  if (!byId) engineTimers.set(m, (byId = new Map()));
-  const id = `${op} ${outcome}`;
-  let t = byId.get(id);
-  if (!t) byId.set(id, (t = new HistogramSeries(m.engineLatency, { op, outcome: String(outcome) })));
+  let byOp = engineTimers.get(m);
+  if (!byOp) engineTimers.set(m, (byOp = new Map()));
+  let byOutcome = byOp.get(op);
+  if (!byOutcome) byOp.set(op, (byOutcome = new Map()));
+  let t = byOutcome.get(outcome);
+  if (!t) byOutcome.set(outcome, (t = new HistogramSeries(m.engineLatency, { op, outcome: String(outcome) })));
   return t;
 }
 
@@ -138,7 +139,7 @@ export function notModified(ctx: GatewayContext, request: FastifyRequest, reply:
     answerTags.set(result, (tag = { version, op, hash: etagHash(version, op, params) }));
   }
   const etag = demo ? `W/"${tag.hash}"` : `"${tag.hash}"`;
-  reply.header('ETag', etag).header('Cache-Control', demo ? PUBLIC_CACHE : PRIVATE_CACHE);
+  reply.header('etag', etag).header('cache-control', demo ? PUBLIC_CACHE : PRIVATE_CACHE);
   const inm = request.headers['if-none-match'];
   return inm !== undefined && matchesIfNoneMatch(inm, etag);
 }
@@ -159,6 +160,7 @@ function bytesOf(body: unknown): Buffer | undefined {
   return b;
 }
 const JSON_TYPE = 'application/json; charset=utf-8';
+const KEYED_ENGINE_OPTS = { demo: false, demoResultLimit: 0 };
 
 export function errorResponses(codes: ErrorCode[]) {
   const out: Record<number, TSchema> = {};
@@ -205,7 +207,8 @@ export function registerKeyed(app: FastifyInstance, ctx: GatewayContext, def: En
       const now = ctx.now().getTime();
       await admit(ctx, request, reply, now);
       const a = request.account!;
-      const params = def.toEngine(engineInput(request), { demo: false, demoResultLimit: 0 });
+      // toEngine only reads its input: a route without path parameters reads the query as it is
+      const params = def.toEngine(def.params ? engineInput(request) : (request.query as Record<string, unknown>), KEYED_ENGINE_OPTS);
       const answer = callEngineNow(ctx, request, def.op, params);
       const result = answer instanceof Promise ? await answer : answer;
       if (result.status !== 200) {
@@ -225,7 +228,7 @@ export function registerKeyed(app: FastifyInstance, ctx: GatewayContext, def: En
       if (notMod) return reply.code(304).send();
       const bytes = bytesOf(result.body);
       if (bytes === undefined) return sendEngineResult(reply, request, result);
-      reply.header('Content-Type', JSON_TYPE);
+      reply.header('content-type', JSON_TYPE);
       return bytes;
     },
   });
