@@ -76,7 +76,8 @@ end
 response = function(status, headers, body)
   counts[status] = (counts[status] or 0) + 1
   if status >= 500 then
-    local code = body:match('"code":"([A-Z_]+)"') or "unknown"
+    -- the code and the start of the message (which store: "The key and usage store", "The rate-limit store")
+    local code = (body:match('"code":"([A-Z_]+)"') or "unknown") .. ": " .. ((body:match('"message":"([^"]*)"') or ""):sub(1, 28):gsub('[^%w %-]', ''))
     codes5[code] = (codes5[code] or 0) + 1
   end
 end
