@@ -985,7 +985,19 @@ export function queryParts(q: string, qTokens: string[], isIndexWord: (folded: s
   if (q.includes('/') || q.includes('|')) {
     for (const p of [q, ...parts]) {
       const sides = p.split(/[/|]/).map((x) => x.trim()).filter(Boolean);
-      if (sides.length >= 2 && sides.length <= 4) for (const x of sides) parts.add(x);
+      if (sides.length >= 2 && sides.length <= 4) {
+        for (const x of sides) parts.add(x);
+        // "Fruit / Vegetable Beer", "American Amber / Red Lager": the last side's final word (the
+        // family noun) belongs to every side, so "Fruit Beer" and "American Amber Lager" are tried too
+        const last = sides[sides.length - 1]!.split(/\s+/);
+        if (last.length >= 2) {
+          const noun = last[last.length - 1]!;
+          for (let i = 0; i < sides.length - 1; i++) {
+            const words = sides[i]!.split(/\s+/);
+            if (words[words.length - 1]!.toLowerCase() !== noun.toLowerCase()) parts.add(`${sides[i]} ${noun}`);
+          }
+        }
+      }
     }
   }
   for (const p of parts.size === 0 ? [q] : [q, ...parts]) {

@@ -415,9 +415,21 @@ describe('demand rules (issue 8): no confident wrong answers', () => {
     }
     // two parts naming two different entities is a blend: never resolved
     assert.notEqual(r.resolve('Saison / American Pale Ale', 5).state, 'resolved');
-    assert.deepEqual(queryParts('Saison / Farmhouse Ale', ['saison', 'farmhouse', 'ale'], () => false), ['Saison', 'Farmhouse Ale']);
+    assert.deepEqual(queryParts('Saison / Farmhouse Ale', ['saison', 'farmhouse', 'ale'], () => false), ['Saison', 'Farmhouse Ale', 'Saison Ale']);
     assert.deepEqual(queryParts('American Pale Ale (APA)', ['american', 'pale', 'ale', 'apa'], () => false), ['American Pale Ale  ', 'APA']);
     assert.deepEqual(queryParts('STRAIGHT BOURBON WHISKIES', ['straight', 'bourbon', 'whiskies'], (w) => w === 'whisky'), ['straight bourbon whisky']);
+  });
+
+  test('the family noun after the last side of "A / B" belongs to every side', () => {
+    const r = buildKinds([['other', 'Fruit Beer'], ['other', 'Vegetable Beer Blend'], ['other', 'American Amber Ale'], ['other', 'International Amber Lager', 'American Amber Lager']]);
+    // "Fruit / Vegetable Beer" is also "Fruit Beer"; "American Amber / Red Lager" is "American Amber Lager", not the ale
+    assert.equal(top(r.resolve('Fruit / Vegetable Beer', 5))!.entity, 0);
+    const amber = r.resolve('American Amber / Red Lager', 5);
+    assert.equal(top(amber)!.entity, 3);
+    assert.deepEqual(queryParts('American Amber / Red Lager', ['american', 'amber', 'red', 'lager'], () => false), ['American Amber', 'Red Lager', 'American Amber Lager']);
+    // a side that already ends with the noun, or a one-word last side, adds nothing
+    assert.deepEqual(queryParts('Sweet Stout / Cream Stout', ['sweet', 'stout', 'cream', 'stout'], () => false), ['Sweet Stout', 'Cream Stout']);
+    assert.deepEqual(queryParts('Märzen / Oktoberfest', ['marzen', 'oktoberfest'], () => false), ['Märzen', 'Oktoberfest']);
   });
 
   test('Pilsener and Pilsner are one spelling', () => {
