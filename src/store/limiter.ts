@@ -3,6 +3,7 @@
 // follow Redis' clock, not each process's) for scale-out. A window is kept per (limit, window, key);
 // a plan change therefore starts a fresh window under the new limit.
 import { RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import crypto from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Redis } from 'ioredis';
 import type { LimitResult, WindowLimiter } from './ports.ts';
@@ -403,13 +404,29 @@ export function memoryLimiter(maxWindows = MEMORY_LIMITER_MAX_WINDOWS): WindowLi
 }
 
 export function redisLimiter(redis: Redis, lease: WindowLeaseOptions | null = DEFAULT_WINDOW_LEASE): WindowLimiter {
+  // rate-limiter-flexible's script (rlflxIncr, a defineCommand) outside ioredis' auto-pipelines: a
+  // pipeline of several script calls that Redis has not cached yet (NOSCRIPT) crashed the process
+  // in ioredis 6.0.0 ("results[i] is not iterable" in autoPipelining.js), e.g. a burst of refunds
+  // on a fresh Redis; sent on their own, ioredis retries them with EVAL
+  const ignored = redis.options.autoPipeliningIgnoredCommands ?? [];
+  if (!ignored.includes('rlflxIncr')) redis.options.autoPipeliningIgnoredCommands = [...ignored, 'rlflxIncr'];
   let reserve: Reserve | null = null;
   if (lease) {
-    if (!(redis as unknown as Record<string, unknown>).disReserve) redis.defineCommand('disReserve', { numberOfKeys: 1, lua: RESERVE_LUA });
-    const call = (redis as unknown as { disReserve: (...a: (string | number)[]) => Promise<[number, number, number]> }).disReserve.bind(redis);
+    // plain EVALSHA (EVAL once the server answers NOSCRIPT), not ioredis' defineCommand: a defined
+    // script inside an auto-pipeline crashed the process when Redis did not have it cached yet
+    // ("results[i] is not iterable" in ioredis' autoPipelining, ioredis 6.0.0)
+    const sha = crypto.createHash('sha1').update(RESERVE_LUA).digest('hex');
     reserve = async (fullKey, limit, need, extra, share, windowSeconds) => {
       if (redis.status !== 'ready') throw new Error(`Redis connection is ${redis.status}`);
-      const [before, granted, ttl] = await call(fullKey, limit, need, extra, Math.max(1, share), windowSeconds);
+      const args = [fullKey, limit, need, extra, Math.max(1, share), windowSeconds];
+      let r: unknown;
+      try {
+        r = await redis.evalsha(sha, 1, ...args);
+      } catch (e) {
+        if (!/NOSCRIPT/.test((e as Error)?.message ?? '')) throw e;
+        r = await redis.eval(RESERVE_LUA, 1, ...args);
+      }
+      const [before, granted, ttl] = r as [number, number, number];
       return [Number(before), Number(granted), Number(ttl)];
     };
   }
