@@ -50,6 +50,8 @@ interface Waiter {
   resolve: (r: ConsumeResult) => void;
   reject: (e: unknown) => void;
   retried: boolean;
+  /** arrival (epoch ms): the reservation's deadline runs from the earliest waiter's */
+  at: number;
 }
 
 class Lease {
@@ -154,7 +156,7 @@ export class LeasedAccountStore {
     }
     const lease = l;
     return new Promise((resolve, reject) => {
-      lease.waiting.push({ resolve, reject, retried: false });
+      lease.waiting.push({ resolve, reject, retried: false, at: now });
       this.schedule(lease);
     });
   }
@@ -182,7 +184,8 @@ export class LeasedAccountStore {
       const need = batch.length;
       const extra = !this.closing && !l.retired && l.rate >= this.opts.minRate ? Math.min(this.opts.maxBlock, Math.ceil((l.rate * this.opts.horizonMs) / 1000)) : 0;
       try {
-        const g = await this.inner.reserveMonthly({ holder: this.holder, keyId: l.keyId, period: l.period, limit: l.limit, need, extra, share: this.opts.share });
+        const since = batch.reduce((m, w) => Math.min(m, w.at), Infinity);
+        const g = await this.inner.reserveMonthly({ holder: this.holder, keyId: l.keyId, period: l.period, limit: l.limit, need, extra, share: this.opts.share, since });
         this.stats.reservations++;
         const admit = Math.min(need, g.granted);
         l.before = g.before;

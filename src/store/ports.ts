@@ -98,6 +98,8 @@ export interface LeaseReservation {
   extra: number;
   /** k of the shrinking rule: headroom <= floor((left after need) / (k × live holders)) */
   share: number;
+  /** arrival (epoch ms) of the earliest waiting request: the store's deadline runs from it */
+  since?: number;
 }
 
 export interface LeaseGrant {

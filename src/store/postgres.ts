@@ -506,7 +506,7 @@ export class PostgresAccountStore implements AccountStore {
   private async flushGroup(id: string, g: CountGroup) {
     const batch = g.waiting;
     // the batch keeps its earliest caller's deadline: time spent waiting behind the previous batch counts
-    const deadline = Math.min(...g.deadlines);
+    const deadline = g.deadlines.reduce((m, d) => Math.min(m, d), Infinity);
     g.waiting = [];
     g.deadlines = [];
     try {
@@ -600,6 +600,8 @@ export class PostgresAccountStore implements AccountStore {
     const [row] = await this.q<{ before_used: string; granted: string; holders: string; lease_day: string }>(
       'SELECT before_used, granted, holders, lease_day FROM dis_lease($1, $2, $3, $4, $5, $6, $7)',
       [r.holder, r.keyId, r.period, r.limit, r.need, r.extra, r.share],
+      // time spent queued behind an earlier reservation counts: a silent server is still a 503 within the deadline
+      r.since === undefined ? undefined : r.since + this.deadlineMs,
     );
     return { before: Number(row!.before_used), granted: Number(row!.granted), holders: Number(row!.holders), day: row!.lease_day };
   }

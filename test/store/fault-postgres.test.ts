@@ -208,56 +208,59 @@ describe('a silent PostgreSQL (relay paused): keyed requests answer 503 within t
     await dropDatabase(db);
   });
 
-  test('the count, a count queued behind it and a key look-up each end in 503 within about 3 s; usage equals the 200s after PostgreSQL returns', async (tc) => {
-    const relay = new Relay();
-    await relay.start(5432);
-    const url = new URL(dbUrl(db));
-    url.host = `127.0.0.1:${relay.port}`;
-    // default STORE_TIMEOUT_MS (2 s): every store call ends within 3 s, connection wait and settling
-    // included. Usage leases off: this is the count-group path (consumeMonthly, settled by id).
-    const t = await buildTestApp({ env: { DATABASE_URL: url.toString(), KEY_CACHE_TTL_MS: '1500', USAGE_LEASE_MAX_BLOCK: '0' } });
-    const direct = new PostgresAccountStore(dbUrl(db));
-    try {
-      const warm = await createKey(t.ctx, BIG.name);
-      const cold = await createKey(t.ctx, BIG.name); // never used before the pause: its look-up goes to PostgreSQL
-      const ask = (auth: Record<string, string>) => t.app.inject({ method: 'GET', url: '/v1/resolve-entity?q=merlot', headers: auth });
-      const timed = async (auth: Record<string, string>) => {
-        const t0 = Date.now();
-        const res = await ask(auth);
-        return { res, ms: Date.now() - t0 };
-      };
-      let ok = 0;
-      const first = await ask(warm.auth);
-      assert.equal(first.statusCode, 200);
-      ok++;
+  for (const leases of [false, true]) {
+    test(`${leases ? 'usage leases (the default)' : 'count groups (leases off)'}: the count, a count queued behind it and a key look-up each end in 503 within about 3 s; usage equals the 200s after PostgreSQL returns`, async (tc) => {
+      const relay = new Relay();
+      await relay.start(5432);
+      const url = new URL(dbUrl(db));
+      url.host = `127.0.0.1:${relay.port}`;
+      // default STORE_TIMEOUT_MS (2 s): every store call ends within 3 s, connection wait and settling
+      // included. Leases off: the count-group path (consumeMonthly, settled by id); on: reserveMonthly,
+      // whose deadline runs from the earliest queued request's arrival.
+      const t = await buildTestApp({ env: { DATABASE_URL: url.toString(), KEY_CACHE_TTL_MS: '1500', ...(leases ? {} : { USAGE_LEASE_MAX_BLOCK: '0' }) } });
+      const direct = new PostgresAccountStore(dbUrl(db));
+      try {
+        const warm = await createKey(t.ctx, BIG.name);
+        const cold = await createKey(t.ctx, BIG.name); // never used before the pause: its look-up goes to PostgreSQL
+        const ask = (auth: Record<string, string>) => t.app.inject({ method: 'GET', url: '/v1/resolve-entity?q=merlot', headers: auth });
+        const timed = async (auth: Record<string, string>) => {
+          const t0 = Date.now();
+          const res = await ask(auth);
+          return { res, ms: Date.now() - t0 };
+        };
+        let ok = 0;
+        const first = await ask(warm.auth);
+        assert.equal(first.statusCode, 200);
+        ok++;
 
-      relay.holdAll(); // the server hears nothing more and says nothing more, on every connection
-      const wave1 = Array.from({ length: 10 }, () => timed(warm.auth)); // key and plan cached: straight to the count
-      await sleep(300);
-      const wave2 = Array.from({ length: 10 }, () => timed(warm.auth)); // queued behind wave 1's count
-      const lookup = timed(cold.auth); // the key look-up itself waits on PostgreSQL
-      const answers = await within(Promise.all([...wave1, ...wave2, lookup]), 30_000, 'requests while PostgreSQL is silent');
-      tc.diagnostic(`answered in ${answers.map((a) => a.ms).join(', ')} ms (wave 1, wave 2, cold look-up)`);
-      for (const [i, a] of answers.entries()) {
-        assert.equal(a.res.statusCode, 503, `request ${i}: ${a.res.body}`);
-        assert.equal(a.res.json().error.code, 'STORE_UNAVAILABLE');
-        assert.ok(a.ms < 4000, `request ${i} answered in ${a.ms} ms (deadline 3 s)`);
+        relay.holdAll(); // the server hears nothing more and says nothing more, on every connection
+        const wave1 = Array.from({ length: 10 }, () => timed(warm.auth)); // key and plan cached: straight to the count
+        await sleep(300);
+        const wave2 = Array.from({ length: 10 }, () => timed(warm.auth)); // queued behind wave 1's count
+        const lookup = timed(cold.auth); // the key look-up itself waits on PostgreSQL
+        const answers = await within(Promise.all([...wave1, ...wave2, lookup]), 30_000, 'requests while PostgreSQL is silent');
+        tc.diagnostic(`answered in ${answers.map((a) => a.ms).join(', ')} ms (wave 1, wave 2, cold look-up)`);
+        for (const [i, a] of answers.entries()) {
+          assert.equal(a.res.statusCode, 503, `request ${i}: ${a.res.body}`);
+          assert.equal(a.res.json().error.code, 'STORE_UNAVAILABLE');
+          assert.ok(a.ms < 4000, `request ${i} answered in ${a.ms} ms (deadline 3 s)`);
+        }
+
+        relay.resume();
+        const store = t.ctx.store as PostgresAccountStore;
+        await until('unclear counts settled', 20_000, () => store.unsettledGroups === 0);
+        const later = await Promise.all(Array.from({ length: 5 }, () => ask(warm.auth)));
+        ok += later.filter((r) => r.statusCode === 200).length;
+        assert.equal(ok, 6, 'answered again once PostgreSQL is back');
+        await sleep(500); // a late commit of a held count, if any, would land now
+        assert.equal(await direct.getMonthly(warm.id, PERIOD), ok, 'usage equals the 200s answered');
+        assert.equal(await direct.getMonthly(cold.id, PERIOD), 0);
+      } finally {
+        relay.resume();
+        await t.close();
+        await direct.close();
+        await relay.close();
       }
-
-      relay.resume();
-      const store = t.ctx.store as PostgresAccountStore;
-      await until('unclear counts settled', 20_000, () => store.unsettledGroups === 0);
-      const later = await Promise.all(Array.from({ length: 5 }, () => ask(warm.auth)));
-      ok += later.filter((r) => r.statusCode === 200).length;
-      assert.equal(ok, 6, 'answered again once PostgreSQL is back');
-      await sleep(500); // a late commit of a held count, if any, would land now
-      assert.equal(await direct.getMonthly(warm.id, PERIOD), ok, 'usage equals the 200s answered');
-      assert.equal(await direct.getMonthly(cold.id, PERIOD), 0);
-    } finally {
-      relay.resume();
-      await t.close();
-      await direct.close();
-      await relay.close();
-    }
-  });
+    });
+  }
 });
