@@ -214,6 +214,23 @@ export const MIGRATIONS: { version: string; sql: string }[] = [
         DELETE FROM usage_leases WHERE key_id = o AND period = p_period AND holder = p_holder;
       END $$;`,
   },
+  {
+    version: '006_lease_groups',
+    // issue 11 §1 on the lease path: a reservation carries a count-group id too, written last in the
+    // same transaction, so an outcome the client could not see is settled by dis_settle like a count
+    // (the grant is given back from the month and from the grant's day).
+    sql: `
+      CREATE FUNCTION dis_lease_g(p_group TEXT, p_holder TEXT, p_key TEXT, p_period TEXT, p_limit BIGINT, p_need BIGINT, p_extra BIGINT, p_share BIGINT)
+      RETURNS TABLE (before_used BIGINT, granted BIGINT, holders BIGINT, lease_day TEXT) LANGUAGE plpgsql AS $$
+      DECLARE b BIGINT; g BIGINT; h BIGINT; d TEXT;
+      BEGIN
+        SELECT l.before_used, l.granted, l.holders, l.lease_day INTO b, g, h, d
+          FROM dis_lease(p_holder, p_key, p_period, p_limit, p_need, p_extra, p_share) l;
+        -- last, under the usage row's lock: a settle that voided this id meanwhile makes this fail
+        INSERT INTO count_groups (id, key_id, period, before_used, admitted, state) VALUES (p_group, dis_owner(p_key), p_period, b, g, 'counted');
+        RETURN QUERY SELECT b, g, h, d;
+      END $$;`,
+  },
 ];
 
 /** How long a count group's id is kept: far longer than any statement can run (STORE_TIMEOUT_MS). */
@@ -592,18 +609,38 @@ export class PostgresAccountStore implements AccountStore {
   }
 
   /**
-   * Lease reservation (see LeaseReservations in ports.ts): one statement, one transaction. An
-   * unclear outcome (the client gave up) is not settled: a grant that did commit stays counted and
-   * unserved, which under-admits by it and never over-admits.
+   * Lease reservation (see LeaseReservations in ports.ts): one statement, one transaction, with a
+   * count-group id like a count. A server error means nothing was reserved. An unclear outcome (the
+   * client gave up on a statement it had sent) is settled by the id and given back: the waiting
+   * callers get the error, so nothing of the grant was served, and usage ends equal to the requests
+   * answered. Settling that cannot reach the server goes on in the background.
    */
   async reserveMonthly(r: LeaseReservation): Promise<LeaseGrant> {
-    const [row] = await this.q<{ before_used: string; granted: string; holders: string; lease_day: string }>(
-      'SELECT before_used, granted, holders, lease_day FROM dis_lease($1, $2, $3, $4, $5, $6, $7)',
-      [r.holder, r.keyId, r.period, r.limit, r.need, r.extra, r.share],
-      // time spent queued behind an earlier reservation counts: a silent server is still a 503 within the deadline
-      r.since === undefined ? undefined : r.since + this.deadlineMs,
-    );
-    return { before: Number(row!.before_used), granted: Number(row!.granted), holders: Number(row!.holders), day: row!.lease_day };
+    // time spent queued behind an earlier reservation counts: a silent server is still a 503 within the deadline
+    const deadline = (r.since ?? Date.now()) + this.deadlineMs;
+    const group = crypto.randomUUID();
+    const client = await this.acquire(deadline); // failing here: nothing was sent
+    let row: { before_used: string; granted: string; holders: string; lease_day: string };
+    try {
+      const readBy = Math.min(deadline, Date.now() + this.statementTimeoutMs + COUNT_READ_MARGIN_MS);
+      row = (
+        await client.query(
+          timed('SELECT before_used, granted, holders, lease_day FROM dis_lease_g($1, $2, $3, $4, $5, $6, $7, $8)', [group, r.holder, r.keyId, r.period, r.limit, r.need, r.extra, r.share], readBy),
+        )
+      ).rows[0];
+      client.release();
+    } catch (e) {
+      client.release(true); // never reuse a connection in an unknown state
+      if (serverAnswered(e)) throw e;
+      try {
+        if (msLeft(deadline) < MIN_SETTLE_MS) throw e;
+        await this.settle(group, true, deadline);
+      } catch {
+        this.settleLater(group, Date.now());
+      }
+      throw e;
+    }
+    return { before: Number(row.before_used), granted: Number(row.granted), holders: Number(row.holders), day: row.lease_day };
   }
 
   async returnMonthly(holder: string, keyId: string, period: string, day: string, n: number) {

@@ -85,7 +85,7 @@ for (const adapter of [sqliteAdapter(), postgresAdapter()]) {
 
     test('migrations: pending on a fresh database, applied once, starter plans seeded', async () => {
       assert.equal(store.kind, adapter.name);
-      const expected = adapter.name === 'postgres' ? ['001_accounts', '002_consume_function', '003_count_groups', '004_key_lifecycle', '005_usage_leases'] : ['001_accounts', '002_key_lifecycle', '003_usage_leases'];
+      const expected = adapter.name === 'postgres' ? ['001_accounts', '002_consume_function', '003_count_groups', '004_key_lifecycle', '005_usage_leases', '006_lease_groups'] : ['001_accounts', '002_key_lifecycle', '003_usage_leases'];
       assert.deepEqual(await store.pendingMigrations(), expected);
       assert.deepEqual(await store.migrate(), expected);
       assert.deepEqual(await store.pendingMigrations(), []);

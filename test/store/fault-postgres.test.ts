@@ -192,6 +192,36 @@ describe('PostgreSQL faults: usage equals the 200s answered', () => {
       await relay.close();
     }
   });
+
+  test('a lease reservation whose reply is lost: settled by its id and given back, so usage equals the requests answered', async () => {
+    const relay = new Relay();
+    await relay.start(5432);
+    const url = new URL(dbUrl(db));
+    url.host = `127.0.0.1:${relay.port}`;
+    const store = new PostgresAccountStore(url.toString(), { statementTimeoutMs: 300, poolSize: 4 });
+    const direct = new PostgresAccountStore(dbUrl(db));
+    try {
+      const k = await createKey({ store } as never, BIG.name);
+      assert.equal((await store.consumeMonthly(k.id, PERIOD, 1000)).admitted, true);
+      relay.holdReplies(); // the reservation reaches the server and commits; its answer does not come back
+      const outcome = await within(
+        store.reserveMonthly({ holder: 'test:lost-reply', keyId: k.id, period: PERIOD, limit: 1000, need: 3, extra: 50, share: 2 }).then(() => 'granted', () => 'failed'),
+        10_000,
+        'reserve',
+      );
+      assert.equal(outcome, 'failed', 'unclear: the waiting requests are answered as failed');
+      relay.resume();
+      await until('the reservation settled', 10_000, () => store.unsettledGroups === 0);
+      await sleep(300);
+      assert.equal(await direct.getMonthly(k.id, PERIOD), 1, 'the grant was given back: usage equals the one request answered');
+      const today = new Date().toISOString().slice(0, 10);
+      assert.deepEqual(await direct.dailyUsage(k.id, today, today), [{ day: today, used: 1 }], "and today's row with it");
+    } finally {
+      await store.close();
+      await direct.close();
+      await relay.close();
+    }
+  });
 });
 
 describe('a silent PostgreSQL (relay paused): keyed requests answer 503 within the store deadline', () => {

@@ -75,7 +75,7 @@ test('PostgreSQL: 004_key_lifecycle upgrades a 001–003 database; existing keys
     await c.end();
     const store = new PostgresAccountStore(dbUrl(db));
     try {
-      await checkUpgraded(store, '004_key_lifecycle', '005_usage_leases');
+      await checkUpgraded(store, '004_key_lifecycle', '005_usage_leases', '006_lease_groups');
     } finally {
       await store.close();
     }
