@@ -76,9 +76,9 @@ class Relay {
   }
 }
 
-describe('PostgreSQL faults: usage equals the 200s answered', () => {
+/** A temporary database for the enclosing describe: migrated, with the BIG plan; dropped after. */
+function migratedDatabase(): string {
   const db = tempDatabaseName();
-
   before(async () => {
     await createDatabase(db);
     const s = new PostgresAccountStore(dbUrl(db));
@@ -89,6 +89,11 @@ describe('PostgreSQL faults: usage equals the 200s answered', () => {
   after(async () => {
     await dropDatabase(db);
   });
+  return db;
+}
+
+describe('PostgreSQL faults: usage equals the 200s answered', () => {
+  const db = migratedDatabase();
 
   test('a usage row locked by another connection: requests are 503 within the store timeout and none is counted', async () => {
     const t = await buildTestApp({ env: { DATABASE_URL: dbUrl(db), STORE_TIMEOUT_MS: '500' } });
@@ -225,18 +230,7 @@ describe('PostgreSQL faults: usage equals the 200s answered', () => {
 });
 
 describe('a silent PostgreSQL (relay paused): keyed requests answer 503 within the store deadline', () => {
-  const db = tempDatabaseName();
-
-  before(async () => {
-    await createDatabase(db);
-    const s = new PostgresAccountStore(dbUrl(db));
-    await s.migrate();
-    await s.upsertPlan(BIG);
-    await s.close();
-  });
-  after(async () => {
-    await dropDatabase(db);
-  });
+  const db = migratedDatabase();
 
   for (const leases of [false, true]) {
     test(`${leases ? 'usage leases (the default)' : 'count groups (leases off)'}: the count, a count queued behind it and a key look-up each end in 503 within about 3 s; usage equals the 200s after PostgreSQL returns`, async (tc) => {
