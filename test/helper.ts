@@ -1,4 +1,5 @@
 // Builds the real app for tests: real SQLite in a temp dir, the real knowledge base, in-process engine.
+import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +17,20 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 let engine: Engine | undefined;
 export function sharedEngine(): Engine {
   return (engine ??= new Engine(loadKnowledgeBaseOrThrow(path.join(ROOT, 'data'))));
+}
+
+/** An entity of the shared engine's knowledge base by key, failing the test when it is not served. */
+export function kbEntity(key: string) {
+  const x = sharedEngine().kb.byKey.get(key);
+  assert.ok(x, `${key} is served`);
+  return x!;
+}
+
+/** An alias of `key` by its exact name, failing the test when the entity has no such alias. */
+export function kbAlias(key: string, name: string) {
+  const a = kbEntity(key).aliases.find((x) => x.name === name);
+  assert.ok(a, `${key} has the alias "${name}"`);
+  return a!;
 }
 
 export function tempDir(prefix = 'dis-test-') {

@@ -3,19 +3,11 @@
 // grapes-demand.json, and the 'Macedonia' ambiguity, each pinned to its parent, file number and source.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { sharedEngine } from '../helper.ts';
+import { kbAlias, kbEntity, sharedEngine } from '../helper.ts';
 
 const kb = () => sharedEngine().kb;
-const e = (key: string) => {
-  const x = kb().byKey.get(key);
-  assert.ok(x, `${key} is served`);
-  return x!;
-};
-const alias = (key: string, name: string) => {
-  const a = e(key).aliases.find((x) => x.name === name);
-  assert.ok(a, `${key} has the alias "${name}"`);
-  return a!;
-};
+const e = kbEntity;
+const alias = kbAlias;
 const answer = (q: string) => {
   const r = sharedEngine().resolver.resolve(q, 5);
   return { state: r.state, keys: r.candidates.map((c) => kb().entities[c.entity]!.key) };

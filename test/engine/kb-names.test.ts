@@ -3,19 +3,11 @@
 // each pinned to the source it was read in.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { sharedEngine } from '../helper.ts';
+import { kbAlias, kbEntity, sharedEngine } from '../helper.ts';
 
 const kb = () => sharedEngine().kb;
-const e = (key: string) => {
-  const x = kb().byKey.get(key);
-  assert.ok(x, `${key} is served`);
-  return x!;
-};
-const alias = (key: string, name: string) => {
-  const a = e(key).aliases.find((x) => x.name === name);
-  assert.ok(a, `${key} has the alias "${name}"`);
-  return a!;
-};
+const e = kbEntity;
+const alias = kbAlias;
 
 describe('beer style names from other taxonomies', () => {
   test('Brewers Association names are aliases of the BJCP style they clearly name, cited to the BA guidelines read through a copy', () => {
