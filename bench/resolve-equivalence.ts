@@ -17,7 +17,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadEngine, loadLabelledQueries, ROOT } from './lib/evaluate.ts';
 import { loadDemandSet } from './lib/demand.ts';
-import { Resolver, type EntityKind, type Resolution } from '../src/engine/resolver.ts';
+import { Resolver, type Resolution } from '../src/engine/resolver.ts';
+import { resolverInputs } from '../src/engine/engine.ts';
 import * as norm from '../src/engine/normalize.ts';
 
 const OLD_REV = process.env.OLD_REV ?? 'd1979cd57f4527806cec659d4b905069b353275e';
@@ -39,22 +40,7 @@ const oldNorm = (await import(pathToFileURL(path.join(dir, 'normalize.ts')).href
 const engine = loadEngine();
 const kb = engine.kb;
 // the same arguments as the Engine constructor (src/engine/engine.ts)
-const names = kb.entities.flatMap((e) => [
-  { entity: e.idx, field: 'canonical' as const, value: e.name },
-  ...e.aliases.map((a) => ({ entity: e.idx, field: 'alias' as const, value: a.name })),
-]);
-const shared = kb.ambiguities.map((a) => ({
-  term: a.term,
-  entities: a.entities.map((k) => kb.byKey.get(k)?.idx).filter((i): i is number => i !== undefined),
-}));
-const rank = (i: number) => (kb.entities[i]!.pairing ? 0 : 1);
-const tieBreak = (a: number, b: number) => {
-  const ea = kb.entities[a]!;
-  const eb = kb.entities[b]!;
-  return ea.name.length - eb.name.length || rank(a) - rank(b) || (ea.key < eb.key ? -1 : ea.key > eb.key ? 1 : 0);
-};
-const kinds = kb.entities.map((e): EntityKind => (e.type === 'wine_geography' ? 'place' : e.type === 'grape' ? 'grape' : 'other'));
-const options = { kindOf: (i: number) => kinds[i]!, outOfScope: kb.outOfScope.map((o) => o.term), placeNames: kb.placeNames };
+const { names, shared, tieBreak, options } = resolverInputs(kb);
 
 let t = performance.now();
 const oldR = new Old(names, shared, tieBreak, options);
@@ -112,8 +98,8 @@ for (const s of [...queries, ...names.map((n) => n.value), ...extra]) {
 const filters: [string, ((e: number) => boolean) | undefined, number][] = [
   ['all/10', undefined, 10],
   ['all/1', undefined, 1],
-  ['grape/10', (e) => kinds[e] === 'grape', 10],
-  ['place/10', (e) => kinds[e] === 'place', 10],
+  ['grape/10', (e) => options.kindOf(e) === 'grape', 10],
+  ['place/10', (e) => options.kindOf(e) === 'place', 10],
 ];
 const show = (r: Resolution) => JSON.stringify(r);
 let compared = 0;

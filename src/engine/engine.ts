@@ -72,35 +72,42 @@ function entityRef(e: Entity) {
   return { entity_id: e.id, canonical_name: e.name, entity_type: e.type, domain: e.domain };
 }
 
+/**
+ * What the Engine builds its resolver from: every canonical name and alias, the declared shared terms,
+ * the tie-break and the resolver's options. Exported for the equivalence benchmark, which builds an
+ * older resolver from the very same inputs.
+ */
+export function resolverInputs(kb: KnowledgeBase) {
+  const names = kb.entities.flatMap((e) => [
+    { entity: e.idx, field: 'canonical' as const, value: e.name },
+    ...e.aliases.map((a) => ({ entity: e.idx, field: 'alias' as const, value: a.name })),
+  ]);
+  const shared = kb.ambiguities.map((a) => ({
+    term: a.term,
+    entities: a.entities.map((k) => kb.byKey.get(k)?.idx).filter((i): i is number => i !== undefined),
+  }));
+  // deterministic tie-break at equal scores: the shorter name (the more general term), then served
+  // evidence (verified pairing), then key. Evidence comes second so that adding evidence to an
+  // entity never changes which entity a name means.
+  const rank = (e: Entity) => (e.pairing ? 0 : 1);
+  const tieBreak = (a: number, b: number) => {
+    const ea = kb.entities[a]!;
+    const eb = kb.entities[b]!;
+    return ea.name.length - eb.name.length || rank(ea) - rank(eb) || (ea.key < eb.key ? -1 : ea.key > eb.key ? 1 : 0);
+  };
+  const kinds = kb.entities.map((e): EntityKind => (e.type === 'wine_geography' ? 'place' : e.type === 'grape' ? 'grape' : 'other'));
+  const options = { kindOf: (i: number) => kinds[i]!, outOfScope: kb.outOfScope.map((o) => o.term), placeNames: kb.placeNames };
+  return { names, shared, tieBreak, options };
+}
+
 export class Engine {
   readonly resolver: Resolver;
   readonly buildMs: number;
 
   constructor(readonly kb: KnowledgeBase) {
     const t0 = performance.now();
-    const names = kb.entities.flatMap((e) => [
-      { entity: e.idx, field: 'canonical' as const, value: e.name },
-      ...e.aliases.map((a) => ({ entity: e.idx, field: 'alias' as const, value: a.name })),
-    ]);
-    const shared = kb.ambiguities.map((a) => ({
-      term: a.term,
-      entities: a.entities.map((k) => kb.byKey.get(k)?.idx).filter((i): i is number => i !== undefined),
-    }));
-    // deterministic tie-break at equal scores: the shorter name (the more general term), then served
-    // evidence (verified pairing), then key. Evidence comes second so that adding evidence to an
-    // entity never changes which entity a name means.
-    const rank = (e: Entity) => (e.pairing ? 0 : 1);
-    const kinds = kb.entities.map((e): EntityKind => (e.type === 'wine_geography' ? 'place' : e.type === 'grape' ? 'grape' : 'other'));
-    this.resolver = new Resolver(
-      names,
-      shared,
-      (a, b) => {
-        const ea = kb.entities[a]!;
-        const eb = kb.entities[b]!;
-        return ea.name.length - eb.name.length || rank(ea) - rank(eb) || (ea.key < eb.key ? -1 : ea.key > eb.key ? 1 : 0);
-      },
-      { kindOf: (i) => kinds[i]!, outOfScope: kb.outOfScope.map((o) => o.term), placeNames: kb.placeNames },
-    );
+    const r = resolverInputs(kb);
+    this.resolver = new Resolver(r.names, r.shared, r.tieBreak, r.options);
     this.buildMs = performance.now() - t0;
     for (const e of kb.entities) if (e.pairing) this.domainsWithPairings.add(e.domain);
     this.listOrder = [...kb.entities].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
