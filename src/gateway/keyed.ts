@@ -283,9 +283,11 @@ function syncHit(lim: WindowLimiter): SyncHit | null {
  * Admits one request against the per-minute limit and the monthly allowance (for the engine
  * routes' handler). On admission it records the minute result and the month's count on the
  * account (for keyedHeaders) and sets no header; a refusal sets the headers of what was counted
- * and throws. The in-memory limiter answers without a promise.
+ * and throws. The in-memory limiter answers without a promise. Returns the clock read just after
+ * the minute window answered (epoch ms): retry times and the headers' `t` are counted from it, so
+ * they never exceed the window (a clock read before the limiter's would give 61 s).
  */
-export async function admit(ctx: GatewayContext, request: FastifyRequest, reply: FastifyReply, nowMs: number): Promise<void> {
+export async function admit(ctx: GatewayContext, request: FastifyRequest, reply: FastifyReply): Promise<number> {
   const a = request.account!;
   let minute: LimitResult;
   try {
@@ -295,6 +297,7 @@ export async function admit(ctx: GatewayContext, request: FastifyRequest, reply:
   } catch (e) {
     limiterDown(e);
   }
+  const nowMs = ctx.now().getTime();
   if (!minute.allowed) {
     minuteHeaders(reply, minute);
     minuteRefused(ctx, a, minute, nowMs);
@@ -313,6 +316,7 @@ export async function admit(ctx: GatewayContext, request: FastifyRequest, reply:
   a.counted = true;
   a.minute = minute;
   a.used = res.used;
+  return nowMs;
 }
 
 function unknownKey(ctx: GatewayContext): string {

@@ -204,8 +204,7 @@ export function registerKeyed(app: FastifyInstance, ctx: GatewayContext, def: En
     // the engine (without a promise in process) and sets every header once (keyedHeaders)
     onRequest: authenticate(ctx),
     handler: async (request, reply) => {
-      const now = ctx.now().getTime();
-      await admit(ctx, request, reply, now);
+      const now = await admit(ctx, request, reply);
       const a = request.account!;
       // toEngine only reads its input: a route without path parameters reads the query as it is
       const params = def.toEngine(def.params ? engineInput(request) : (request.query as Record<string, unknown>), KEYED_ENGINE_OPTS);
