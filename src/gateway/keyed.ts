@@ -273,8 +273,7 @@ const syncHits = new WeakMap<object, SyncHit | null>();
 function syncHit(lim: WindowLimiter): SyncHit | null {
   let f = syncHits.get(lim);
   if (f === undefined) {
-    const hitNow = lim instanceof MemoryWindowLimiter ? (lim as unknown as { hitNow?: SyncHit }).hitNow : undefined;
-    syncHits.set(lim, (f = typeof hitNow === 'function' ? hitNow.bind(lim) : null));
+    syncHits.set(lim, (f = lim instanceof MemoryWindowLimiter ? lim.hitNow.bind(lim) : null));
   }
   return f;
 }

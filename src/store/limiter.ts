@@ -350,7 +350,8 @@ export class MemoryWindowLimiter implements WindowLimiter {
     return this.hitNow(key, limit, windowMs);
   }
 
-  private hitNow(key: string, limit: number, windowMs: number): LimitResult {
+  /** hit() without the promise: the windows live in this process, so the answer is at hand. */
+  hitNow(key: string, limit: number, windowMs: number): LimitResult {
     const now = Date.now();
     if (limit <= 0) return { allowed: false, remaining: 0, resetAt: now + windowMs, limit };
     const id = this.id(key, limit, windowMs);
