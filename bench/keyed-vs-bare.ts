@@ -19,8 +19,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import { execFileSync, execSync, spawn, type ChildProcess } from 'node:child_process';
-import { cpuUs, cpuUsOf, ensureWrk, freePort, rssMb, startNode, waitFor, wrk, type WrkResult } from './lib/load.ts';
+import { execFileSync, execSync, type ChildProcess } from 'node:child_process';
+import { cpuUs, cpuUsOf, ensureWrk, freePort, rssMb, startNode, startPrivateRedis, waitFor, wrk, type WrkResult } from './lib/load.ts';
 import { summariseProfile } from './lib/profile.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -119,18 +119,9 @@ try {
     execSync(`psql '${PG_ADMIN}' -qc 'CREATE DATABASE ${dbName}'`);
     pgCreated = true;
     // A private redis-server, so its CPU is ours alone (the shared one on 6379 serves tests).
-    const redisPort = await freePort();
-    const redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    const { proc: redis, url: redisUrl } = await startPrivateRedis();
     procs.push(redis);
-    for (let i = 0; i < 100; i++) {
-      try {
-        execSync(`redis-cli -p ${redisPort} ping`, { stdio: 'ignore' });
-        break;
-      } catch {
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    }
-    const pgEnv = { DATABASE_URL: pgUrl, REDIS_URL: `redis://127.0.0.1:${redisPort}/0` };
+    const pgEnv = { DATABASE_URL: pgUrl, REDIS_URL: redisUrl };
     const pgKey = keyFor(pgEnv);
     // Same key string on both stores is not possible (keys are random), so the PG case gets its own
     // Lua script carrying its own key.

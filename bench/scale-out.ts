@@ -15,8 +15,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import { execFileSync, execSync, spawn, type ChildProcess } from 'node:child_process';
-import { cpuUs, cpuUsOf, ensureWrk, freePort, startNode, wrk, type WrkResult } from './lib/load.ts';
+import { execFileSync, execSync, type ChildProcess } from 'node:child_process';
+import { cpuUs, cpuUsOf, ensureWrk, freePort, startNode, startPrivateRedis, wrk, type WrkResult } from './lib/load.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -85,18 +85,9 @@ try {
   const sqliteKey = keyFor(sqliteEnv);
   execSync(`psql '${PG_ADMIN}' -qc 'CREATE DATABASE ${dbName}'`);
   pgCreated = true;
-  const redisPort = await freePort();
-  const redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const { proc: redis, url: redisUrl } = await startPrivateRedis();
   procs.push(redis);
-  for (let i = 0; i < 100; i++) {
-    try {
-      execSync(`redis-cli -p ${redisPort} ping`, { stdio: 'ignore' });
-      break;
-    } catch {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-  const pgEnv = { DATABASE_URL: pgUrl, REDIS_URL: `redis://127.0.0.1:${redisPort}/0` };
+  const pgEnv = { DATABASE_URL: pgUrl, REDIS_URL: redisUrl };
   const pgKey = keyFor(pgEnv);
   const script = path.join(dir, 'rotate.lua');
   fs.writeFileSync(script, `local paths = { ${paths.map((p) => JSON.stringify(p)).join(', ')} }\nlocal i = 0\nrequest = function()\n  i = i % #paths + 1\n  return wrk.format(nil, paths[i])\nend\n`);

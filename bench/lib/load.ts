@@ -95,3 +95,21 @@ export function wrk(url: string, opts: { seconds?: number; connections?: number;
   const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
   return { rps, p50ms: p50, p99ms: p99, non2xx, requests };
 }
+
+/**
+ * A private redis-server on a free port (no persistence), answering PING before this returns, so a
+ * benchmark can read its CPU apart from the shared Redis on 6379 that tests use. The caller kills it.
+ */
+export async function startPrivateRedis(): Promise<{ proc: ChildProcess; port: number; url: string }> {
+  const port = await freePort();
+  const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  for (let i = 0; i < 100; i++) {
+    try {
+      execSync(`redis-cli -p ${port} ping`, { stdio: 'ignore' });
+      break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  return { proc, port, url: `redis://127.0.0.1:${port}/0` };
+}
