@@ -20,7 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { execFileSync, execSync, type ChildProcess } from 'node:child_process';
-import { cpuUs, cpuUsOf, ensureWrk, freePort, rssMb, startNode, startPrivateRedis, waitFor, wrk, type WrkResult } from './lib/load.ts';
+import { cpuUs, cpuUsOf, ensureWrk, freePort, rssMb, startNode, startPrivateRedis, alternatedRounds, waitFor, wrk, type WrkResult } from './lib/load.ts';
 import { summariseProfile } from './lib/profile.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -159,20 +159,7 @@ try {
 
   // Warm-up (JIT, memoised results, pool connections).
   for (const c of configs) measure(c, 2);
-  const runs = new Map<string, Run[]>(configs.map((c) => [c.name, []]));
-  const ratios = new Map<string, number[]>(configs.map((c) => [c.name, []]));
-  for (let round = 0; round < rounds; round++) {
-    const order = configs.map((_, i) => configs[(i + round) % configs.length]!);
-    if (round % 2) order.reverse();
-    const got = new Map<string, Run>();
-    for (const c of order) got.set(c.name, measure(c, seconds));
-    const base = got.get(configs[0]!.name)!.cpuUsPerReq;
-    for (const c of configs) {
-      runs.get(c.name)!.push(got.get(c.name)!);
-      ratios.get(c.name)!.push(base / got.get(c.name)!.cpuUsPerReq);
-    }
-    process.stderr.write(`round ${round + 1}/${rounds}: ${configs.map((c) => `${c.name.split(' (')[0]} ${got.get(c.name)!.cpuUsPerReq.toFixed(1)} µs`).join(', ')}\n`);
-  }
+  const { runs, ratios } = alternatedRounds(configs, rounds, (c) => measure(c, seconds), (r) => r.cpuUsPerReq, (c) => c.name.split(' (')[0]!);
 
   console.log(`\n${paths.length} rotating queries, mean body ${meanBody.toFixed(0)} B (keyed answers carry about ${(keyedHeaderBytes / paths.length).toFixed(0)} B of headers, the bare ones about 130 B); wrk -t1 -c32, ${seconds} s per run, ${rounds} alternated rounds; medians.`);
   console.log('configuration                         CPU µs/req   ratio (node:http ÷ this)   req/s    p99 ms   PostgreSQL µs/req   Redis µs/req');

@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { execFileSync, execSync, type ChildProcess } from 'node:child_process';
-import { cpuUs, cpuUsOf, ensureWrk, freePort, startNode, startPrivateRedis, wrk, type WrkResult } from './lib/load.ts';
+import { cpuUs, cpuUsOf, ensureWrk, freePort, startNode, startPrivateRedis, alternatedRounds, wrk, type WrkResult } from './lib/load.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -138,20 +138,7 @@ try {
   };
 
   for (const c of configs) measure(c, 2); // warm-up: JIT, pools, and the lease rate estimate
-  const runs = new Map<string, Run[]>(configs.map((c) => [c.name, []]));
-  const ratios = new Map<string, number[]>(configs.map((c) => [c.name, []]));
-  for (let round = 0; round < rounds; round++) {
-    const order = configs.map((_, i) => configs[(i + round) % configs.length]!);
-    if (round % 2) order.reverse();
-    const got = new Map<string, Run>();
-    for (const c of order) got.set(c.name, measure(c, seconds));
-    const base = got.get(configs[0]!.name)!.cpu;
-    for (const c of configs) {
-      runs.get(c.name)!.push(got.get(c.name)!);
-      ratios.get(c.name)!.push(base / got.get(c.name)!.cpu);
-    }
-    process.stderr.write(`round ${round + 1}/${rounds}: ${configs.map((c) => `${c.name} ${got.get(c.name)!.cpu.toFixed(1)} µs`).join('; ')}\n`);
-  }
+  const { runs, ratios } = alternatedRounds(configs, rounds, (c) => measure(c, seconds), (r) => r.cpu);
 
   const med = (name: string, f: (r: Run) => number) => median(runs.get(name)!.map(f));
   console.log(`\n${paths.length} rotating queries; wrk -t1 -c32, ${seconds} s per run, ${rounds} alternated rounds; medians (ratio range per round in brackets).`);

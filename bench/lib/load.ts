@@ -113,3 +113,33 @@ export async function startPrivateRedis(): Promise<{ proc: ChildProcess; port: n
   }
   return { proc, port, url: `redis://127.0.0.1:${port}/0` };
 }
+
+/**
+ * The benches' measuring loop: `rounds` rounds, each running every configuration once in an order
+ * that rotates and alternates direction, so no configuration always runs first or after the same
+ * neighbour. The first configuration is the baseline: each round's ratio is its CPU per request
+ * divided by the configuration's. A line per round goes to stderr.
+ */
+export function alternatedRounds<C extends { name: string }, R>(
+  configs: C[],
+  rounds: number,
+  run: (c: C) => R,
+  cpuOf: (r: R) => number,
+  label: (c: C) => string = (c) => c.name,
+): { runs: Map<string, R[]>; ratios: Map<string, number[]> } {
+  const runs = new Map<string, R[]>(configs.map((c) => [c.name, []]));
+  const ratios = new Map<string, number[]>(configs.map((c) => [c.name, []]));
+  for (let round = 0; round < rounds; round++) {
+    const order = configs.map((_, i) => configs[(i + round) % configs.length]!);
+    if (round % 2) order.reverse();
+    const got = new Map<string, R>();
+    for (const c of order) got.set(c.name, run(c));
+    const base = cpuOf(got.get(configs[0]!.name)!);
+    for (const c of configs) {
+      runs.get(c.name)!.push(got.get(c.name)!);
+      ratios.get(c.name)!.push(base / cpuOf(got.get(c.name)!));
+    }
+    process.stderr.write(`round ${round + 1}/${rounds}: ${configs.map((c) => `${label(c)} ${cpuOf(got.get(c.name)!).toFixed(1)} µs`).join('; ')}\n`);
+  }
+  return { runs, ratios };
+}
