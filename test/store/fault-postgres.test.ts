@@ -76,6 +76,25 @@ class Relay {
   }
 }
 
+/**
+ * A store that reaches PostgreSQL through a relay the test can pause (short statement timeout), and
+ * a direct store to read what was committed.
+ */
+async function relayedStore(db: string) {
+  const relay = new Relay();
+  await relay.start(5432);
+  const url = new URL(dbUrl(db));
+  url.host = `127.0.0.1:${relay.port}`;
+  const store = new PostgresAccountStore(url.toString(), { statementTimeoutMs: 300, poolSize: 4 });
+  const direct = new PostgresAccountStore(dbUrl(db));
+  const close = async () => {
+    await store.close();
+    await direct.close();
+    await relay.close();
+  };
+  return { relay, store, direct, close };
+}
+
 /** A temporary database for the enclosing describe: migrated, with the BIG plan; dropped after. */
 function migratedDatabase(): string {
   const db = tempDatabaseName();
@@ -147,12 +166,7 @@ describe('PostgreSQL faults: usage equals the 200s answered', () => {
   });
 
   test('replies lost on the way (paused relay): the group is settled by its id and answered as counted', async () => {
-    const relay = new Relay();
-    await relay.start(5432);
-    const url = new URL(dbUrl(db));
-    url.host = `127.0.0.1:${relay.port}`;
-    const store = new PostgresAccountStore(url.toString(), { statementTimeoutMs: 300, poolSize: 4 });
-    const direct = new PostgresAccountStore(dbUrl(db));
+    const { relay, store, direct, close } = await relayedStore(db);
     try {
       const k = await createKey({ store } as never, BIG.name);
       assert.equal((await store.consumeMonthly(k.id, PERIOD, 100)).admitted, true);
@@ -164,19 +178,12 @@ describe('PostgreSQL faults: usage equals the 200s answered', () => {
       await sleep(300);
       assert.equal(await direct.getMonthly(k.id, PERIOD), 6, 'usage equals the admitted requests');
     } finally {
-      await store.close();
-      await direct.close();
-      await relay.close();
+      await close();
     }
   });
 
   test('PostgreSQL unreachable after the count was sent (relay paused): callers get an error and the count is given back', async () => {
-    const relay = new Relay();
-    await relay.start(5432);
-    const url = new URL(dbUrl(db));
-    url.host = `127.0.0.1:${relay.port}`;
-    const store = new PostgresAccountStore(url.toString(), { statementTimeoutMs: 300, poolSize: 4 });
-    const direct = new PostgresAccountStore(dbUrl(db));
+    const { relay, store, direct, close } = await relayedStore(db);
     try {
       const k = await createKey({ store } as never, BIG.name);
       assert.equal((await store.consumeMonthly(k.id, PERIOD, 100)).admitted, true);
@@ -192,19 +199,12 @@ describe('PostgreSQL faults: usage equals the 200s answered', () => {
       await until('the count given back', 20_000, async () => (await direct.getMonthly(k.id, PERIOD)) === 1 && store.unsettledGroups === 0);
       assert.equal(await direct.getMonthly(k.id, PERIOD), 1, 'usage equals the one request answered');
     } finally {
-      await store.close();
-      await direct.close();
-      await relay.close();
+      await close();
     }
   });
 
   test('a lease reservation whose reply is lost: settled by its id and given back, so usage equals the requests answered', async () => {
-    const relay = new Relay();
-    await relay.start(5432);
-    const url = new URL(dbUrl(db));
-    url.host = `127.0.0.1:${relay.port}`;
-    const store = new PostgresAccountStore(url.toString(), { statementTimeoutMs: 300, poolSize: 4 });
-    const direct = new PostgresAccountStore(dbUrl(db));
+    const { relay, store, direct, close } = await relayedStore(db);
     try {
       const k = await createKey({ store } as never, BIG.name);
       assert.equal((await store.consumeMonthly(k.id, PERIOD, 1000)).admitted, true);
@@ -222,9 +222,7 @@ describe('PostgreSQL faults: usage equals the 200s answered', () => {
       const today = new Date().toISOString().slice(0, 10);
       assert.deepEqual(await direct.dailyUsage(k.id, today, today), [{ day: today, used: 1 }], "and today's row with it");
     } finally {
-      await store.close();
-      await direct.close();
-      await relay.close();
+      await close();
     }
   });
 });
