@@ -86,10 +86,22 @@ const nextUtcMidnight = (t: number) => {
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1);
 };
 
+interface PendingReturn {
+  id: string;
+  keyId: string;
+  period: string;
+  day: string;
+  n: number;
+  since: number;
+}
+
+/** A failed hand-back is sent again (same id, applied once) for this long; then it stays counted. */
+const RETURN_RETRY_FOR_MS = 30 * 60_000;
+
 export interface LeaseStats {
   reservations: number;
   handBacks: number;
-  /** hand-backs that failed: their remainder stays counted (under-admission) */
+  /** hand-backs given up on (still failing after RETURN_RETRY_FOR_MS, or at close): their remainder stays counted (under-admission) */
   stranded: number;
 }
 
@@ -104,6 +116,8 @@ export class LeasedAccountStore {
   private readonly retired = new Set<Lease>();
   private readonly timer: NodeJS.Timeout;
   private closing = false;
+  /** failed hand-backs being sent again, by id */
+  private readonly pendingReturns = new Map<string, PendingReturn & { timer: NodeJS.Timeout }>();
 
   constructor(readonly inner: AccountStore & LeaseReservations, readonly opts: LeaseOptions = DEFAULT_LEASE_OPTIONS) {
     this.holder = opts.holder ?? `${os.hostname()}:${process.pid}:${crypto.randomBytes(3).toString('hex')}`;
@@ -229,17 +243,45 @@ export class LeasedAccountStore {
     else if (l.waiting.length) this.schedule(l);
   }
 
-  /** Gives the unserved remainder back and closes the holder's row; a failure strands it. */
+  /**
+   * Gives the unserved remainder back and closes the holder's row. The hand-back has an id, applied
+   * once by the store, so one that failed (or whose answer was lost) is sent again in the background
+   * with back-off for up to RETURN_RETRY_FOR_MS; only then does its remainder stay counted.
+   */
   private async returnBlock(l: Lease) {
     const n = l.free;
     l.free = 0;
     l.open = false;
+    const id = crypto.randomUUID();
     try {
-      await this.inner.returnMonthly(this.holder, l.keyId, l.period, l.day, n);
+      await this.inner.returnMonthly(this.holder, l.keyId, l.period, l.day, n, id);
       this.stats.handBacks++;
     } catch {
-      if (n > 0) this.stats.stranded++;
+      if (n > 0) this.retryReturn({ id, keyId: l.keyId, period: l.period, day: l.day, n, since: Date.now() }, 250);
     }
+  }
+
+  private retryReturn(r: PendingReturn, delayMs: number) {
+    if (this.closing || Date.now() - r.since > RETURN_RETRY_FOR_MS) {
+      this.pendingReturns.delete(r.id);
+      this.stats.stranded++;
+      return;
+    }
+    const t = setTimeout(async () => {
+      try {
+        await this.inner.returnMonthly(this.holder, r.keyId, r.period, r.day, r.n, r.id);
+        this.pendingReturns.delete(r.id);
+        this.stats.handBacks++;
+      } catch {
+        if (this.pendingReturns.has(r.id)) this.retryReturn(r, Math.min(delayMs * 2, 10_000));
+      }
+    }, delayMs).unref();
+    this.pendingReturns.set(r.id, { ...r, timer: t });
+  }
+
+  /** Hand-backs that failed and are being sent again (for tests and diagnostics). */
+  get pendingHandBacks(): number {
+    return this.pendingReturns.size;
   }
 
   private async handBack(l: Lease) {
@@ -312,6 +354,20 @@ export class LeasedAccountStore {
       if (!pending.length || Date.now() > deadline) break;
       await new Promise((r) => setTimeout(r, 10));
     }
+    // one last attempt for hand-backs still being retried; what still fails stays counted
+    const retries = [...this.pendingReturns.values()];
+    this.pendingReturns.clear();
+    await Promise.all(
+      retries.map(async (r) => {
+        clearTimeout(r.timer);
+        try {
+          await this.inner.returnMonthly(this.holder, r.keyId, r.period, r.day, r.n, r.id);
+          this.stats.handBacks++;
+        } catch {
+          this.stats.stranded++;
+        }
+      }),
+    );
     await this.inner.close();
   }
 }

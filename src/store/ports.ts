@@ -120,7 +120,11 @@ export interface LeaseGrant {
  */
 export interface LeaseReservations {
   reserveMonthly(r: LeaseReservation): Promise<LeaseGrant>;
-  returnMonthly(holder: string, keyId: string, period: string, day: string, n: number): Promise<void>;
+  /**
+   * `id` names this hand-back: a store whose outcome can be unclear (PostgreSQL) applies one id at
+   * most once, so a hand-back whose answer was lost can be sent again.
+   */
+  returnMonthly(holder: string, keyId: string, period: string, day: string, n: number, id?: string): Promise<void>;
 }
 
 export const hasLeaseReservations = (s: AccountStore): s is AccountStore & LeaseReservations =>

@@ -218,7 +218,8 @@ export const MIGRATIONS: { version: string; sql: string }[] = [
     version: '006_lease_groups',
     // issue 11 §1 on the lease path: a reservation carries a count-group id too, written last in the
     // same transaction, so an outcome the client could not see is settled by dis_settle like a count
-    // (the grant is given back from the month and from the grant's day).
+    // (the grant is given back from the month and from the grant's day); a hand-back carries one as
+    // well, so it can be retried.
     sql: `
       CREATE FUNCTION dis_lease_g(p_group TEXT, p_holder TEXT, p_key TEXT, p_period TEXT, p_limit BIGINT, p_need BIGINT, p_extra BIGINT, p_share BIGINT)
       RETURNS TABLE (before_used BIGINT, granted BIGINT, holders BIGINT, lease_day TEXT) LANGUAGE plpgsql AS $$
@@ -229,6 +230,17 @@ export const MIGRATIONS: { version: string; sql: string }[] = [
         -- last, under the usage row's lock: a settle that voided this id meanwhile makes this fail
         INSERT INTO count_groups (id, key_id, period, before_used, admitted, state) VALUES (p_group, dis_owner(p_key), p_period, b, g, 'counted');
         RETURN QUERY SELECT b, g, h, d;
+      END $$;
+      -- a hand-back applied once per id (a 'given_back' count-group row), so one whose answer was
+      -- lost can be sent again without giving back twice
+      CREATE FUNCTION dis_lease_return_g(p_group TEXT, p_holder TEXT, p_key TEXT, p_period TEXT, p_day DATE, p_n BIGINT)
+      RETURNS VOID LANGUAGE plpgsql AS $$
+      BEGIN
+        INSERT INTO count_groups (id, key_id, period, admitted, state) VALUES (p_group, dis_owner(p_key), p_period, p_n, 'given_back') ON CONFLICT (id) DO NOTHING;
+        IF NOT FOUND THEN
+          RETURN;
+        END IF;
+        PERFORM dis_lease_return(p_holder, p_key, p_period, p_day, p_n);
       END $$;`,
   },
 ];
@@ -643,8 +655,9 @@ export class PostgresAccountStore implements AccountStore {
     return { before: Number(row.before_used), granted: Number(row.granted), holders: Number(row.holders), day: row.lease_day };
   }
 
-  async returnMonthly(holder: string, keyId: string, period: string, day: string, n: number) {
-    await this.q('SELECT dis_lease_return($1, $2, $3, $4::date, $5)', [holder, keyId, period, day, n]);
+  async returnMonthly(holder: string, keyId: string, period: string, day: string, n: number, id?: string) {
+    if (id) await this.q('SELECT dis_lease_return_g($1, $2, $3, $4, $5::date, $6)', [id, holder, keyId, period, day, n]);
+    else await this.q('SELECT dis_lease_return($1, $2, $3, $4::date, $5)', [holder, keyId, period, day, n]);
   }
 
   async getMonthly(keyId: string, period: string) {

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import pg from 'pg';
 import { PostgresAccountStore } from '../../src/store/postgres.ts';
+import { LeasedAccountStore, DEFAULT_LEASE_OPTIONS } from '../../src/store/lease.ts';
 import { monthPeriod } from '../../src/store/ports.ts';
 import { buildTestApp, createKey, sleep } from '../helper.ts';
 import { createDatabase, dbUrl, dropDatabase, tempDatabaseName, until, within } from '../services.ts';
@@ -225,6 +226,36 @@ describe('PostgreSQL faults: usage equals the 200s answered', () => {
       await close();
     }
   });
+
+  for (const fault of ['replies', 'all'] as const) {
+    test(`a lease hand-back that fails (relay holding ${fault === 'all' ? 'everything: never applied' : 'replies: applied, answer lost'}) is sent again and applied once: usage equals the requests served`, async () => {
+      const { relay, store, direct, close } = await relayedStore(db);
+      // headroom forced (minRate 1, short rate windows), blocks handed back after 300 ms idle
+      const leased = new LeasedAccountStore(store, { ...DEFAULT_LEASE_OPTIONS, minRate: 1, rateWindowMs: 50, horizonMs: 1000, maxBlock: 40, idleMs: 300, retryMs: 400 });
+      try {
+        const k = await createKey({ store } as never, BIG.name);
+        let served = 0;
+        for (let i = 0; i < 40 && !leased.held().length; i++) {
+          const rs = await Promise.all(Array.from({ length: 4 }, () => leased.consumeMonthly(k.id, PERIOD, 1000)));
+          served += rs.filter((r) => r.admitted).length;
+          await sleep(5);
+        }
+        const free = leased.held().reduce((a, h) => a + h.free, 0);
+        assert.ok(free > 0, 'a block is held');
+        assert.equal(await direct.getMonthly(k.id, PERIOD), served + free, 'stored: served plus the held block');
+        if (fault === 'all') relay.holdAll();
+        else relay.holdReplies();
+        await until('the idle block handed back and the hand-back failed', 10_000, () => leased.held().length === 0 && leased.pendingHandBacks > 0);
+        relay.resume();
+        await until('the hand-back sent again', 20_000, () => leased.pendingHandBacks === 0);
+        await sleep(300);
+        assert.equal(await direct.getMonthly(k.id, PERIOD), served, 'usage equals the requests served: given back, and only once');
+        assert.equal(leased.stats.stranded, 0);
+      } finally {
+        await close();
+      }
+    });
+  }
 });
 
 describe('a silent PostgreSQL (relay paused): keyed requests answer 503 within the store deadline', () => {
