@@ -1,0 +1,106 @@
+// Grape varieties from national wine bodies' variety lists, batch B (issue 8): the National Wine Agency
+// of Georgia (wine.gov.ge), the Georgian Wine Association and the Consejo Regulador of the DOCa Rioja.
+// Loaded from the real knowledge base; VIVC numbers are checked against the shared prime-name table.
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ROOT, sharedEngine } from '../helper.ts';
+
+const kb = () => sharedEngine().kb;
+const e = (key: string) => {
+  const x = kb().byKey.get(key);
+  assert.ok(x, `${key} is served`);
+  return x!;
+};
+const passport = (id: string) => `https://www.vivc.de/index.php?r=passport%2Fview&id=${id}`;
+
+const PRIMES = path.resolve(ROOT, '..', 'shared', 'reference', 'vivc-prime-names.csv');
+const primeById = fs.existsSync(PRIMES)
+  ? new Map(fs.readFileSync(PRIMES, 'utf8').split(/\r?\n/).slice(1).filter(Boolean).map((l) => {
+    const i = l.indexOf(',');
+    return [l.slice(0, i), l.slice(i + 1).replace(/^"|"$/g, '').replace(/\s+/g, ' ')] as [string, string];
+  }))
+  : undefined;
+
+const IM = 'ge-nwa-imereti-region';
+const GM = 'ge-nwa-variety-goruli-mtsvane';
+const GWA = 'ge-gwa-grapevine-regions';
+const RIOJA = 'es-rioja-consejo-new-varieties-2007';
+// [key, canonical name, VIVC number, VIVC prime name, source of the name, berry colour the source states or '']
+const PINS: [string, string, string, string, string, string][] = [
+  ['grape/tsitska', 'Tsitska', '12693', 'TSITSKA', IM, ''],
+  ['grape/krakhuna', 'Krakhuna', '6477', 'KRAKHUNA', IM, ''],
+  ['grape/dondghlabi', 'Dondghlabi', '3643', 'DONDGHLABI', IM, ''],
+  ['grape/bazaleturi', 'Bazaleturi', '1053', 'BAZALETURI', IM, ''],
+  ['grape/kundza', 'Kundza', '6559', 'KUNDZA', IM, ''],
+  ['grape/adanasuri', 'Adanasuri', '58', 'ADANASURI', IM, ''],
+  ['grape/bzvanura', 'Bzvanura', '1920', 'BZVANURA', IM, ''],
+  ['grape/aladasturi', 'Aladasturi', '211', 'ALADASTURI', IM, ''],
+  ['grape/goruli-mtsvane', 'Goruli Mtsvane', '4911', 'GORULI MTSVANE', GM, 'blanc'],
+  ['grape/budeshuri-tetri', 'Budeshuri Tetri', '1791', 'BUDESHURI TETRI', GM, ''],
+  ['grape/mtsvane-kakhuri', 'Mtsvane Kakhuri', '8121', 'MTSVANE KAKHURI', GWA, 'blanc'],
+  ['grape/khikhvi', 'Khikhvi', '6178', 'KHIKHVI', GWA, 'blanc'],
+  ['grape/grdzelmtevana', 'Grdzelmtevana', '4958', 'GRDZELMTEVANA', GWA, 'blanc'],
+  ['grape/ikaltos-tsiteli', 'Ikaltos Tsiteli', '5491', 'IKALTOS TSITELI', GWA, 'noir'],
+  ['grape/maturana-blanca', 'Maturana Blanca', '7518', 'MATURANA BLANCA', RIOJA, 'blanc'],
+];
+
+describe('grape varieties from national wine bodies (batch B)', () => {
+  test('pinned records: VIVC number and prime name cited to the passport, canonical name from the list', () => {
+    for (const [key, name, id, prime, src] of PINS) {
+      const g = e(key);
+      assert.equal(g.type, 'grape', key);
+      assert.equal(g.review, 'reviewed', key);
+      assert.equal(g.name, name, key);
+      assert.equal(g.facts.vivc_id?.value, id, key);
+      assert.equal(g.facts.vivc_id?.source, 'vivc', key);
+      assert.equal(g.facts.vivc_id?.locator, passport(id), key);
+      assert.equal(g.facts.vivc_prime_name?.value, prime, key);
+      assert.match(g.notes ?? '', new RegExp(`source ${src} `), key);
+      if (primeById) assert.equal(primeById.get(id), prime, `${key}: reference row for VIVC ${id}`);
+    }
+  });
+
+  test('each VIVC number names one served grape only', () => {
+    for (const [key, , id] of PINS) {
+      const holders = kb().entities.filter((x) => x.type === 'grape' && x.facts.vivc_id?.value === id).map((x) => x.key);
+      assert.deepEqual(holders, [key], `VIVC ${id}`);
+    }
+  });
+
+  test('berry colour only where the list states it, cited to that list', () => {
+    for (const [key, , , , src, colour] of PINS) {
+      const c = e(key).facts.berry_colour;
+      if (colour === '') {
+        assert.equal(c, undefined, `${key}: the list gives no colour`);
+      } else {
+        assert.equal(c?.value, colour, key);
+        assert.equal(c?.source, src, key);
+      }
+    }
+  });
+
+  test('the sources are registered with their authority; the Rioja release was read in a reprint', () => {
+    for (const key of [IM, GM, 'ge-nwa-pdo-tibaani']) {
+      const s = kb().sources.get(key);
+      assert.ok(s, key);
+      assert.equal(s!.authority, 'regulator', key);
+      assert.match(s!.url, /^https:\/\/wine\.gov\.ge\//, key);
+      assert.equal(s!.retrieved_via, undefined, `${key} was read at the agency's own site`);
+    }
+    assert.equal(kb().sources.get(GWA)?.authority, 'trade_body');
+    const r = kb().sources.get(RIOJA);
+    assert.equal(r?.authority, 'official_regional_wine_body');
+    assert.equal(r?.retrieved_via?.kind, 'reprint');
+    assert.notEqual(r?.url, r?.retrieved_via?.url, 'the original publisher is cited, not the copy');
+  });
+
+  test('the new names resolve to their record', () => {
+    const eng = sharedEngine();
+    for (const [key, name] of PINS) {
+      const r = eng.resolver.resolve(name, 3);
+      assert.equal(eng.kb.entities[r.candidates[0]!.entity]!.key, key, name);
+    }
+  });
+});
