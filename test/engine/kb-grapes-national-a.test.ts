@@ -1,0 +1,109 @@
+// Grape varieties from national variety lists and references, batch A (issue 8): Romania, Hungary,
+// Slovenia and Serbia. Loaded from the real knowledge base; VIVC numbers are checked against the shared
+// prime-name table.
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ROOT, sharedEngine } from '../helper.ts';
+
+const kb = () => sharedEngine().kb;
+const e = (key: string) => {
+  const x = kb().byKey.get(key);
+  assert.ok(x, `${key} is served`);
+  return x!;
+};
+const passport = (id: string) => `https://www.vivc.de/index.php?r=passport%2Fview&id=${id}`;
+
+const PRIMES = path.resolve(ROOT, '..', 'shared', 'reference', 'vivc-prime-names.csv');
+const primeById = fs.existsSync(PRIMES)
+  ? new Map(fs.readFileSync(PRIMES, 'utf8').split(/\r?\n/).slice(1).filter(Boolean).map((l) => {
+    const i = l.indexOf(',');
+    return [l.slice(0, i), l.slice(i + 1).replace(/^"|"$/g, '').replace(/\s+/g, ' ')] as [string, string];
+  }))
+  : undefined;
+
+const RO = 'premiumwinesofromania-traditional-grapes';
+const HU = 'hungarianwines-eu-grape-dictionary';
+const OX = 'oxford-companion-hungary-vine-varieties';
+const SI = 'upr-culture-of-wine-in-slovenia';
+const RS = 'serbianwineguide-wine-grape-varieties';
+// [key, canonical name, VIVC number, VIVC prime name, source of the name, berry colour the source states or '']
+const PINS: [string, string, string, string, string, string][] = [
+  ['grape/sarba', 'Şarbă', '10738', 'SARBA', RO, 'blanc'],
+  ['grape/plavaie', 'Plăvaie', '9553', 'PLAVAIE', RO, ''],
+  ['grape/negru-virtos', 'Negru Vîrtos', '8466', 'NEGRU VIRTOS', RO, ''],
+  ['grape/batuta-neagra', 'Bătută Neagră', '1042', 'BATUTA NEAGRA', RO, ''],
+  ['grape/budai-zold', 'Budai Zöld', '881', 'BUDAI ZOELD', HU, ''],
+  ['grape/cserszegi-fuszeres', 'Cserszegi Fűszeres', '3277', 'CSERSZEGI FUESZERES', HU, ''],
+  ['grape/keknyelu', 'Kéknyelű', '16421', 'KEKNYELUE', OX, 'blanc'],
+  ['grape/kavka', 'Kavka', '6048', 'KAVKA', SI, ''],
+  ['grape/kreaca', 'Kreaca', '6501', 'KREACA', RS, 'blanc'],
+  ['grape/neoplanta', 'Neoplanta', '8476', 'NEOPLANTA', RS, 'blanc'],
+  ['grape/zupljanka', 'Zupljanka', '13480', 'ZUPLJANKA', RS, 'blanc'],
+];
+
+describe('grape varieties from national variety lists (batch A)', () => {
+  test('pinned records: VIVC number and prime name cited to the passport, canonical name from the list', () => {
+    for (const [key, name, id, prime, src] of PINS) {
+      const g = e(key);
+      assert.equal(g.type, 'grape', key);
+      assert.equal(g.review, 'reviewed', key);
+      assert.equal(g.name, name, key);
+      assert.equal(g.facts.vivc_id?.value, id, key);
+      assert.equal(g.facts.vivc_id?.source, 'vivc', key);
+      assert.equal(g.facts.vivc_id?.locator, passport(id), key);
+      assert.equal(g.facts.vivc_prime_name?.value, prime, key);
+      assert.match(g.notes ?? '', new RegExp(`source ${src} `), key);
+      if (primeById) assert.equal(primeById.get(id), prime, `${key}: reference row for VIVC ${id}`);
+    }
+  });
+
+  test('each VIVC number names one served grape only', () => {
+    for (const [key, , id] of PINS) {
+      const holders = kb().entities.filter((x) => x.type === 'grape' && x.facts.vivc_id?.value === id).map((x) => x.key);
+      assert.deepEqual(holders, [key], `VIVC ${id}`);
+    }
+  });
+
+  test('a prime name spelt differently from the trade name is an und alias cited to the passport', () => {
+    const g = e('grape/keknyelu');
+    const a = g.aliases.find((x) => x.name === 'Keknyelue');
+    assert.ok(a, 'Keknyelue alias');
+    assert.equal(a!.lang, 'und');
+    assert.equal(a!.source, 'vivc');
+    assert.ok(a!.locator.startsWith(passport('16421')));
+    assert.equal(e('grape/kreaca').aliases.length, 0, 'no alias where the prime name equals the trade name');
+  });
+
+  test('berry colour only where the source states it, cited to that source', () => {
+    for (const [key, , , , src, colour] of PINS) {
+      const c = e(key).facts.berry_colour;
+      if (colour === '') {
+        assert.equal(c, undefined, `${key}: the source gives no colour`);
+      } else {
+        assert.equal(c?.value, colour, key);
+        assert.equal(c?.source, src, key);
+      }
+    }
+  });
+
+  test('the sources are registered; the Oxford Companion entry read in a copy names the original publisher', () => {
+    for (const key of [RO, HU, OX, SI, RS]) assert.ok(kb().sources.get(key), key);
+    assert.equal(kb().sources.get(SI)?.authority, 'educational_body');
+    const o = kb().sources.get(OX);
+    assert.equal(o?.retrieved_via?.kind, 'reprint');
+    assert.notEqual(o?.url, o?.retrieved_via?.url, 'the original publisher is cited, not the copy');
+  });
+
+  test('the new names resolve to their record, with and without accents', () => {
+    const eng = sharedEngine();
+    for (const [key, name] of PINS) {
+      for (const q of [name, name.normalize('NFKD').replace(/\p{M}/gu, '')]) {
+        const r = eng.resolver.resolve(q, 3);
+        assert.ok(r.candidates[0], q);
+        assert.equal(eng.kb.entities[r.candidates[0]!.entity]!.key, key, q);
+      }
+    }
+  });
+});
