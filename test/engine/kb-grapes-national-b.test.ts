@@ -1,5 +1,5 @@
 // Grape varieties from national wine bodies' variety lists, batch B (issue 8): the National Wine Agency
-// of Georgia (wine.gov.ge), the Georgian Wine Association and the Consejo Regulador of the DOCa Rioja.
+// of Georgia (wine.gov.ge), the Georgian Wine Association, the Consejo Regulador of the DOCa Rioja and of the DOP Cangas.
 // Loaded from the real knowledge base; VIVC numbers are checked against the shared prime-name table.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
@@ -27,6 +27,7 @@ const IM = 'ge-nwa-imereti-region';
 const GM = 'ge-nwa-variety-goruli-mtsvane';
 const GWA = 'ge-gwa-grapevine-regions';
 const RIOJA = 'es-rioja-consejo-new-varieties-2007';
+const CANGAS = 'es-do-cangas-varieties';
 // [key, canonical name, VIVC number, VIVC prime name, source of the name, berry colour the source states or '']
 const PINS: [string, string, string, string, string, string][] = [
   ['grape/tsitska', 'Tsitska', '12693', 'TSITSKA', IM, ''],
@@ -43,6 +44,8 @@ const PINS: [string, string, string, string, string, string][] = [
   ['grape/khikhvi', 'Khikhvi', '6178', 'KHIKHVI', GWA, 'blanc'],
   ['grape/grdzelmtevana', 'Grdzelmtevana', '4958', 'GRDZELMTEVANA', GWA, 'blanc'],
   ['grape/ikaltos-tsiteli', 'Ikaltos Tsiteli', '5491', 'IKALTOS TSITELI', GWA, 'noir'],
+  ['grape/albarin-blanco', 'Albarín Blanco', '22838', 'ALBARIN BLANCO', CANGAS, ''],
+  ['grape/carrasquin', 'Carrasquín', '2123', 'CARRASQUIN', CANGAS, ''],
   ['grape/maturana-blanca', 'Maturana Blanca', '7518', 'MATURANA BLANCA', RIOJA, 'blanc'],
 ];
 
@@ -90,10 +93,22 @@ describe('grape varieties from national wine bodies (batch B)', () => {
       assert.equal(s!.retrieved_via, undefined, `${key} was read at the agency's own site`);
     }
     assert.equal(kb().sources.get(GWA)?.authority, 'trade_body');
+    assert.equal(kb().sources.get(CANGAS)?.authority, 'official_regional_wine_body');
     const r = kb().sources.get(RIOJA);
     assert.equal(r?.authority, 'official_regional_wine_body');
     assert.equal(r?.retrieved_via?.kind, 'reprint');
     assert.notEqual(r?.url, r?.retrieved_via?.url, 'the original publisher is cited, not the copy');
+  });
+
+  test('the VIVC prime name is an und synonym alias cited to VIVC only where it differs (accents)', () => {
+    for (const [key, alias] of [['grape/albarin-blanco', 'Albarin Blanco'], ['grape/carrasquin', 'Carrasquin']]) {
+      const a = e(key!).aliases.find((x) => x.name === alias);
+      assert.ok(a, `${key}: prime name ${alias} kept as an alias`);
+      assert.equal(a!.lang, 'und');
+      assert.equal(a!.kind, 'synonym');
+      assert.equal(a!.source, 'vivc');
+    }
+    assert.deepEqual(e('grape/tsitska').aliases, [], 'no alias where the name equals the prime name');
   });
 
   test('the new names resolve to their record', () => {
