@@ -28,6 +28,8 @@ const HU = 'hungarianwines-eu-grape-dictionary';
 const OX = 'oxford-companion-hungary-vine-varieties';
 const SI = 'upr-culture-of-wine-in-slovenia';
 const RS = 'serbianwineguide-wine-grape-varieties';
+const SI2 = 'dnevnik-slovenian-autochthonous-varieties';
+const GR = 'winesofgreece-xinomavro-naoussa-amynteo';
 // [key, canonical name, VIVC number, VIVC prime name, source of the name, berry colour the source states or '']
 const PINS: [string, string, string, string, string, string][] = [
   ['grape/sarba', 'Şarbă', '10738', 'SARBA', RO, 'blanc'],
@@ -41,6 +43,8 @@ const PINS: [string, string, string, string, string, string][] = [
   ['grape/kreaca', 'Kreaca', '6501', 'KREACA', RS, 'blanc'],
   ['grape/neoplanta', 'Neoplanta', '8476', 'NEOPLANTA', RS, 'blanc'],
   ['grape/zupljanka', 'Zupljanka', '13480', 'ZUPLJANKA', RS, 'blanc'],
+  ['grape/klarnica', 'Klarnica', '6305', 'KLARNICA', SI2, ''],
+  ['grape/xinomavro', 'Xinomavro', '13284', 'XYNOMAVRO', GR, 'noir'],
 ];
 
 describe('grape varieties from national variety lists (batch A)', () => {
@@ -74,6 +78,9 @@ describe('grape varieties from national variety lists (batch A)', () => {
     assert.equal(a!.source, 'vivc');
     assert.ok(a!.locator.startsWith(passport('16421')));
     assert.equal(e('grape/kreaca').aliases.length, 0, 'no alias where the prime name equals the trade name');
+    const x = e('grape/xinomavro');
+    assert.deepEqual(x.aliases.map((a) => [a.name, a.lang, a.source]), [['Xynomavro', 'und', 'vivc']]);
+    assert.match(x.notes ?? '', /source tastings-drinkipedia-naoussa /, 'the spelling that links the trade name to VIVC is cited');
   });
 
   test('berry colour only where the source states it, cited to that source', () => {
@@ -83,13 +90,15 @@ describe('grape varieties from national variety lists (batch A)', () => {
         assert.equal(c, undefined, `${key}: the source gives no colour`);
       } else {
         assert.equal(c?.value, colour, key);
-        assert.equal(c?.source, src, key);
+        // Xinomavro's colour comes from the Oxford Companion entry, not from the Wines of Greece article
+        assert.equal(c?.source, key === 'grape/xinomavro' ? 'oxford-companion-xinomavro' : src, key);
       }
     }
   });
 
   test('the sources are registered; the Oxford Companion entry read in a copy names the original publisher', () => {
-    for (const key of [RO, HU, OX, SI, RS]) assert.ok(kb().sources.get(key), key);
+    for (const key of [RO, HU, OX, SI, RS, SI2, GR, 'tastings-drinkipedia-naoussa', 'oxford-companion-xinomavro']) assert.ok(kb().sources.get(key), key);
+    assert.equal(kb().sources.get(GR)?.authority, 'official_regional_wine_body');
     assert.equal(kb().sources.get(SI)?.authority, 'educational_body');
     const o = kb().sources.get(OX);
     assert.equal(o?.retrieved_via?.kind, 'reprint');
@@ -98,7 +107,7 @@ describe('grape varieties from national variety lists (batch A)', () => {
 
   test('the new names resolve to their record, with and without accents', () => {
     const eng = sharedEngine();
-    for (const [key, name] of PINS) {
+    for (const [key, name] of [...PINS, ['grape/xinomavro', 'Xynomavro']] as [string, string][]) {
       for (const q of [name, name.normalize('NFKD').replace(/\p{M}/gu, '')]) {
         const r = eng.resolver.resolve(q, 3);
         assert.ok(r.candidates[0], q);
