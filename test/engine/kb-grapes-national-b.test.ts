@@ -1,5 +1,6 @@
 // Grape varieties from national wine bodies' variety lists, batch B (issue 8): the National Wine Agency
-// of Georgia (wine.gov.ge), the Georgian Wine Association, the Consejo Regulador of the DOCa Rioja and of the DOP Cangas.
+// of Georgia (wine.gov.ge), the Georgian Wine Association, the Consejo Regulador of the DOCa Rioja and of the DOP Cangas,
+// and the Slovak register of grapevine varieties (ÚKSÚP).
 // Loaded from the real knowledge base; VIVC numbers are checked against the shared prime-name table.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
@@ -28,6 +29,7 @@ const GM = 'ge-nwa-variety-goruli-mtsvane';
 const GWA = 'ge-gwa-grapevine-regions';
 const RIOJA = 'es-rioja-consejo-new-varieties-2007';
 const CANGAS = 'es-do-cangas-varieties';
+const UKSUP = 'sk-uksup-registered-grape-varieties';
 // [key, canonical name, VIVC number, VIVC prime name, source of the name, berry colour the source states or '']
 const PINS: [string, string, string, string, string, string][] = [
   ['grape/tsitska', 'Tsitska', '12693', 'TSITSKA', IM, ''],
@@ -46,6 +48,8 @@ const PINS: [string, string, string, string, string, string][] = [
   ['grape/ikaltos-tsiteli', 'Ikaltos Tsiteli', '5491', 'IKALTOS TSITELI', GWA, 'noir'],
   ['grape/albarin-blanco', 'Albarín Blanco', '22838', 'ALBARIN BLANCO', CANGAS, ''],
   ['grape/carrasquin', 'Carrasquín', '2123', 'CARRASQUIN', CANGAS, ''],
+  ['grape/breslava', 'Breslava', '1671', 'BRESLAVA', UKSUP, ''],
+  ['grape/noria', 'Noria', '22819', 'NORIA', UKSUP, ''],
   ['grape/maturana-blanca', 'Maturana Blanca', '7518', 'MATURANA BLANCA', RIOJA, 'blanc'],
 ];
 
@@ -61,6 +65,7 @@ describe('grape varieties from national wine bodies (batch B)', () => {
       assert.equal(g.facts.vivc_id?.locator, passport(id), key);
       assert.equal(g.facts.vivc_prime_name?.value, prime, key);
       assert.match(g.notes ?? '', new RegExp(`source ${src} `), key);
+      assert.ok(kb().sources.get(src), `${key}: source ${src} registered`);
       if (primeById) assert.equal(primeById.get(id), prime, `${key}: reference row for VIVC ${id}`);
     }
   });
@@ -94,6 +99,9 @@ describe('grape varieties from national wine bodies (batch B)', () => {
     }
     assert.equal(kb().sources.get(GWA)?.authority, 'trade_body');
     assert.equal(kb().sources.get(CANGAS)?.authority, 'official_regional_wine_body');
+    const sk = kb().sources.get(UKSUP);
+    assert.equal(sk?.authority, 'official_register');
+    assert.equal(sk?.retrieved_via?.kind, 'mirror');
     const r = kb().sources.get(RIOJA);
     assert.equal(r?.authority, 'official_regional_wine_body');
     assert.equal(r?.retrieved_via?.kind, 'reprint');
