@@ -1,6 +1,6 @@
 // Grape varieties from national wine bodies' variety lists, batch B (issue 8): the National Wine Agency
 // of Georgia (wine.gov.ge), the Georgian Wine Association, the Consejo Regulador of the DOCa Rioja and of the DOP Cangas,
-// and the Slovak register of grapevine varieties (ÚKSÚP).
+// the Slovak register of grapevine varieties (ÚKSÚP) and the Portuguese IVV notice amending the national list.
 // Loaded from the real knowledge base; VIVC numbers are checked against the shared prime-name table.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
@@ -30,6 +30,7 @@ const GWA = 'ge-gwa-grapevine-regions';
 const RIOJA = 'es-rioja-consejo-new-varieties-2007';
 const CANGAS = 'es-do-cangas-varieties';
 const UKSUP = 'sk-uksup-registered-grape-varieties';
+const IVV = 'pt-ivv-aviso-3999-2020-castas';
 // [key, canonical name, VIVC number, VIVC prime name, source of the name, berry colour the source states or '']
 const PINS: [string, string, string, string, string, string][] = [
   ['grape/tsitska', 'Tsitska', '12693', 'TSITSKA', IM, ''],
@@ -50,6 +51,8 @@ const PINS: [string, string, string, string, string, string][] = [
   ['grape/carrasquin', 'Carrasquín', '2123', 'CARRASQUIN', CANGAS, ''],
   ['grape/breslava', 'Breslava', '1671', 'BRESLAVA', UKSUP, ''],
   ['grape/noria', 'Noria', '22819', 'NORIA', UKSUP, ''],
+  ['grape/trincadeira-das-pratas', 'Trincadeira das Pratas', '15688', 'TRINCADEIRA DAS PRATAS', IVV, ''],
+  ['grape/batoca', 'Batoca', '1037', 'BATOCA', IVV, ''],
   ['grape/maturana-blanca', 'Maturana Blanca', '7518', 'MATURANA BLANCA', RIOJA, 'blanc'],
 ];
 
@@ -102,6 +105,7 @@ describe('grape varieties from national wine bodies (batch B)', () => {
     const sk = kb().sources.get(UKSUP);
     assert.equal(sk?.authority, 'official_register');
     assert.equal(sk?.retrieved_via?.kind, 'mirror');
+    assert.equal(kb().sources.get(IVV)?.retrieved_via?.kind, 'mirror');
     const r = kb().sources.get(RIOJA);
     assert.equal(r?.authority, 'official_regional_wine_body');
     assert.equal(r?.retrieved_via?.kind, 'reprint');
