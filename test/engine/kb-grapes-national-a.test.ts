@@ -44,6 +44,7 @@ const PINS: [string, string, string, string, string, string][] = [
   ['grape/neoplanta', 'Neoplanta', '8476', 'NEOPLANTA', RS, 'blanc'],
   ['grape/zupljanka', 'Zupljanka', '13480', 'ZUPLJANKA', RS, 'blanc'],
   ['grape/klarnica', 'Klarnica', '6305', 'KLARNICA', SI2, ''],
+  ['grape/savvatiano', 'Savvatiano', '10798', 'SAVVATIANO', 'winesofgreece-region-attika', ''],
   ['grape/xinomavro', 'Xinomavro', '13284', 'XYNOMAVRO', GR, 'noir'],
 ];
 
@@ -99,6 +100,7 @@ describe('grape varieties from national variety lists (batch A)', () => {
   test('the sources are registered; the Oxford Companion entry read in a copy names the original publisher', () => {
     for (const key of [RO, HU, OX, SI, RS, SI2, GR, 'tastings-drinkipedia-naoussa', 'oxford-companion-xinomavro']) assert.ok(kb().sources.get(key), key);
     assert.equal(kb().sources.get(GR)?.authority, 'official_regional_wine_body');
+    assert.equal(kb().sources.get('winesofgreece-region-attika')?.authority, 'official_regional_wine_body');
     assert.equal(kb().sources.get(SI)?.authority, 'educational_body');
     const o = kb().sources.get(OX);
     assert.equal(o?.retrieved_via?.kind, 'reprint');
