@@ -31,6 +31,7 @@ const RIOJA = 'es-rioja-consejo-new-varieties-2007';
 const CANGAS = 'es-do-cangas-varieties';
 const UKSUP = 'sk-uksup-registered-grape-varieties';
 const IVV = 'pt-ivv-aviso-3999-2020-castas';
+const DR = 'pt-dr-2005-i-b-p955-castas-annex';
 // [key, canonical name, VIVC number, VIVC prime name, source of the name, berry colour the source states or '']
 const PINS: [string, string, string, string, string, string][] = [
   ['grape/tsitska', 'Tsitska', '12693', 'TSITSKA', IM, ''],
@@ -53,6 +54,9 @@ const PINS: [string, string, string, string, string, string][] = [
   ['grape/noria', 'Noria', '22819', 'NORIA', UKSUP, ''],
   ['grape/trincadeira-das-pratas', 'Trincadeira das Pratas', '15688', 'TRINCADEIRA DAS PRATAS', IVV, ''],
   ['grape/batoca', 'Batoca', '1037', 'BATOCA', IVV, ''],
+  ['grape/arinto-do-interior', 'Arinto do Interior', '17362', 'ARINTO DO INTERIOR', DR, 'blanc'],
+  ['grape/folgasao', 'Folgasão', '4178', 'FOLGASAO', DR, 'blanc'],
+  ['grape/marufo', 'Marufo', '8086', 'MARUFO', DR, 'noir'],
   ['grape/maturana-blanca', 'Maturana Blanca', '7518', 'MATURANA BLANCA', RIOJA, 'blanc'],
 ];
 
@@ -106,6 +110,7 @@ describe('grape varieties from national wine bodies (batch B)', () => {
     assert.equal(sk?.authority, 'official_register');
     assert.equal(sk?.retrieved_via?.kind, 'mirror');
     assert.equal(kb().sources.get(IVV)?.retrieved_via?.kind, 'mirror');
+    assert.equal(kb().sources.get(DR)?.retrieved_via?.kind, 'mirror');
     const r = kb().sources.get(RIOJA);
     assert.equal(r?.authority, 'official_regional_wine_body');
     assert.equal(r?.retrieved_via?.kind, 'reprint');
@@ -113,7 +118,7 @@ describe('grape varieties from national wine bodies (batch B)', () => {
   });
 
   test('the VIVC prime name is an und synonym alias cited to VIVC only where it differs (accents)', () => {
-    for (const [key, alias] of [['grape/albarin-blanco', 'Albarin Blanco'], ['grape/carrasquin', 'Carrasquin']]) {
+    for (const [key, alias] of [['grape/albarin-blanco', 'Albarin Blanco'], ['grape/carrasquin', 'Carrasquin'], ['grape/folgasao', 'Folgasao']]) {
       const a = e(key!).aliases.find((x) => x.name === alias);
       assert.ok(a, `${key}: prime name ${alias} kept as an alias`);
       assert.equal(a!.lang, 'und');
