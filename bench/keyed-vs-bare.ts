@@ -21,7 +21,7 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import { execFileSync, execSync, type ChildProcess } from 'node:child_process';
 import { cpuUs, cpuUsOf, ensureWrk, freePort, rssMb, startNode, startPrivateRedis, alternatedRounds, waitFor, wrk, type WrkResult } from './lib/load.ts';
-import { summariseProfile } from './lib/profile.ts';
+import { profileUnderLoad } from './lib/profile.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -191,14 +191,9 @@ try {
     const file = path.join(dir, 'keyed.cpuprofile');
     const probe = path.join(ROOT, 'bench/lib/cpu-profile-probe.mjs');
     const s = await start(['--import', probe, path.join(ROOT, 'dist/server.mjs')], { ...sqliteEnv, CPU_PROFILE_FILE: file }, '/health');
-    wrk(`http://127.0.0.1:${s.port}/`, { seconds: 2, header: auth, script });
-    s.p.kill('SIGUSR2');
-    await new Promise((r) => setTimeout(r, 200));
-    wrk(`http://127.0.0.1:${s.port}/`, { seconds, header: auth, script });
-    s.p.kill('SIGUSR2');
-    for (let i = 0; i < 100 && !fs.existsSync(file); i++) await new Promise((r) => setTimeout(r, 100));
-    if (!fs.existsSync(file)) console.log('profile: none written');
-    else console.log(`\nprofile of the embedded keyed server over one ${seconds} s run (self time, top frames):\n${summariseProfile(file, Number(process.env.BENCH_PROFILE_TOP ?? 25))}`);
+    const summary = await profileUnderLoad(s, file, seconds, { header: auth, script }, Number(process.env.BENCH_PROFILE_TOP ?? 25));
+    if (!summary) console.log('profile: none written');
+    else console.log(`\nprofile of the embedded keyed server over one ${seconds} s run (self time, top frames):\n${summary}`);
   }
 } finally {
   for (const p of procs) p.kill();

@@ -11,12 +11,15 @@
 // benchmark's database and a private redis-server reported apart, per request. Never pass/fail.
 // wrk (1 thread) shares the machine's 2 cores with the servers: the 2-worker case competes with its
 // own load generator, so read its CPU per request, not its req/s.
+// BENCH_PROFILE=1 adds a run of the PostgreSQL + Redis gateway (leases on) under the V8 CPU profiler
+// (bench/lib/cpu-profile-probe.mjs, started after warm-up) and prints its top frames by self time.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { execFileSync, execSync, type ChildProcess } from 'node:child_process';
 import { cpuUs, cpuUsOf, ensureWrk, freePort, startNode, startPrivateRedis, alternatedRounds, wrk, type WrkResult } from './lib/load.ts';
+import { profileUnderLoad } from './lib/profile.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -154,6 +157,17 @@ try {
   console.log(`p99 ÷ p99 of bare node:http: ${configs.slice(1).map((c) => `${c.name} ${(p99(c.name) / p99(configs[0]!.name)).toFixed(2)}`).join('; ')} (target <= 2)`);
   console.log('target (issue 14): PostgreSQL+Redis, one process, gateway CPU ratio >= 0.5.');
   console.log(`note: wrk (1 thread) shares the machine's ${os.cpus().length} cores with the servers; req/s and p99 move with the machine's load, CPU per request far less.`);
+
+  if (process.env.BENCH_PROFILE === '1') {
+    // the PostgreSQL + Redis gateway with leases (the default), profiled after warm-up
+    const file = path.join(dir, 'pg-leases.cpuprofile');
+    const probe = path.join(ROOT, 'bench/lib/cpu-profile-probe.mjs');
+    const s = await start(['--import', probe, path.join(ROOT, 'dist/server.mjs')], { ...pgEnv, CPU_PROFILE_FILE: file }, paths[0]!, pgAuth);
+    const summary = await profileUnderLoad(s, file, seconds, { header: `Authorization: Bearer ${pgKey}`, script }, Number(process.env.BENCH_PROFILE_TOP ?? 25));
+    s.p.kill();
+    if (!summary) console.log('profile: none written');
+    else console.log(`\nprofile of the PostgreSQL + Redis gateway (leases on) over one ${seconds} s run (self time, top frames):\n${summary}`);
+  }
 } finally {
   for (const p of procs) p.kill();
   await new Promise((r) => setTimeout(r, 300));

@@ -6,6 +6,8 @@
 // the load generator) counts its wait too; CPU per request from /proc is the figure of merit.
 import fs from 'node:fs';
 import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { wrk } from './load.ts';
 
 interface Node {
   id: number;
@@ -64,4 +66,26 @@ export function summariseProfile(file: string, top = 20): string {
   lines.push('by place (self time):');
   lines.push(...[...places].sort((a, b) => b[1] - a[1]).filter(([, t]) => t >= busy / 200).map(([name, t]) => `${pct(t)}  ${name}`));
   return lines.join('\n');
+}
+
+/**
+ * Profiles a server started with bench/lib/cpu-profile-probe.mjs (CPU_PROFILE_FILE=`file`): a 2 s
+ * warm-up under wrk, then the profiler runs for one `seconds` wrk run (SIGUSR2 starts and stops
+ * it); returns the summary, or null when no profile was written.
+ */
+export async function profileUnderLoad(
+  s: { port: number; p: ChildProcess },
+  file: string,
+  seconds: number,
+  load: { header?: string; script?: string },
+  top = 25,
+): Promise<string | null> {
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  wrk(`http://127.0.0.1:${s.port}/`, { seconds: 2, ...load });
+  s.p.kill('SIGUSR2');
+  await sleep(200);
+  wrk(`http://127.0.0.1:${s.port}/`, { seconds, ...load });
+  s.p.kill('SIGUSR2');
+  for (let i = 0; i < 100 && !fs.existsSync(file); i++) await sleep(100);
+  return fs.existsSync(file) ? summariseProfile(file, top) : null;
 }
