@@ -32,6 +32,7 @@ const CANGAS = 'es-do-cangas-varieties';
 const UKSUP = 'sk-uksup-registered-grape-varieties';
 const IVV = 'pt-ivv-aviso-3999-2020-castas';
 const DR = 'pt-dr-2005-i-b-p955-castas-annex';
+const CVRVV = 'pt-cvrvv-regulamento-vinho-verde';
 // [key, canonical name, VIVC number, VIVC prime name, source of the name, berry colour the source states or '']
 const PINS: [string, string, string, string, string, string][] = [
   ['grape/tsitska', 'Tsitska', '12693', 'TSITSKA', IM, ''],
@@ -57,6 +58,7 @@ const PINS: [string, string, string, string, string, string][] = [
   ['grape/arinto-do-interior', 'Arinto do Interior', '17362', 'ARINTO DO INTERIOR', DR, 'blanc'],
   ['grape/folgasao', 'Folgasão', '4178', 'FOLGASAO', DR, 'blanc'],
   ['grape/marufo', 'Marufo', '8086', 'MARUFO', DR, 'noir'],
+  ['grape/padeiro', 'Padeiro', '17360', 'PADEIRO', CVRVV, ''],
   ['grape/maturana-blanca', 'Maturana Blanca', '7518', 'MATURANA BLANCA', RIOJA, 'blanc'],
 ];
 
@@ -106,6 +108,7 @@ describe('grape varieties from national wine bodies (batch B)', () => {
     }
     assert.equal(kb().sources.get(GWA)?.authority, 'trade_body');
     assert.equal(kb().sources.get(CANGAS)?.authority, 'official_regional_wine_body');
+    assert.equal(kb().sources.get(CVRVV)?.authority, 'official_regional_wine_body');
     const sk = kb().sources.get(UKSUP);
     assert.equal(sk?.authority, 'official_register');
     assert.equal(sk?.retrieved_via?.kind, 'mirror');
