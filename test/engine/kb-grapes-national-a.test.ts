@@ -44,6 +44,11 @@ const PINS: [string, string, string, string, string, string][] = [
   ['grape/neoplanta', 'Neoplanta', '8476', 'NEOPLANTA', RS, 'blanc'],
   ['grape/zupljanka', 'Zupljanka', '13480', 'ZUPLJANKA', RS, 'blanc'],
   ['grape/klarnica', 'Klarnica', '6305', 'KLARNICA', SI2, ''],
+  ['grape/zalagyongye', 'Zalagyöngye', '13374', 'ZALA GYOENGYE', 'winesofhungary-zalagyongye', 'blanc'],
+  ['grape/csabagyongye', 'Csabagyöngye', '9166', 'CSABA GYOENGYE', 'winesofhungary-turan', ''],
+  ['grape/gardonyi-geza', 'Gárdonyi Géza', '4417', 'GARDONYI GEZA', 'winesofhungary-turan', ''],
+  ['grape/kunleany', 'Kunleány', '6560', 'KUNLEANY', 'winesofhungary-kunleany', 'blanc'],
+  ['grape/afus-ali', 'Afus Ali', '122', 'AFUS ALI', 'winesofhungary-kunleany', ''],
   ['grape/savvatiano', 'Savvatiano', '10798', 'SAVVATIANO', 'winesofgreece-region-attika', ''],
   ['grape/xinomavro', 'Xinomavro', '13284', 'XYNOMAVRO', GR, 'noir'],
 ];
@@ -101,10 +106,23 @@ describe('grape varieties from national variety lists (batch A)', () => {
     for (const key of [RO, HU, OX, SI, RS, SI2, GR, 'tastings-drinkipedia-naoussa', 'oxford-companion-xinomavro']) assert.ok(kb().sources.get(key), key);
     assert.equal(kb().sources.get(GR)?.authority, 'official_regional_wine_body');
     assert.equal(kb().sources.get('winesofgreece-region-attika')?.authority, 'official_regional_wine_body');
+    assert.equal(kb().sources.get('winesofhungary-turan')?.retrieved_via, undefined, 'read at winesofhungary.hu itself');
+    for (const key of ['winesofhungary-zalagyongye', 'winesofhungary-kunleany']) {
+      const w = kb().sources.get(key);
+      assert.equal(w?.retrieved_via?.kind, 'mirror', key);
+      assert.match(w!.retrieved_via!.url, /^https:\/\/winawegierskie\.com\//, key);
+      assert.equal(w!.url, 'https://winesofhungary.hu/', `${key}: the publisher's site, not the copy`);
+    }
     assert.equal(kb().sources.get(SI)?.authority, 'educational_body');
     const o = kb().sources.get(OX);
     assert.equal(o?.retrieved_via?.kind, 'reprint');
     assert.notEqual(o?.url, o?.retrieved_via?.url, 'the original publisher is cited, not the copy');
+  });
+
+  test('a place name stays with the place: Zala is the wine district, not Zalagyöngye', () => {
+    const eng = sharedEngine();
+    const r = eng.resolver.resolve('Zala', 3);
+    assert.notEqual(eng.kb.entities[r.candidates[0]!.entity]!.key, 'grape/zalagyongye');
   });
 
   test('the new names resolve to their record, with and without accents', () => {
