@@ -49,6 +49,7 @@ const PINS: [string, string, string, string, string, string][] = [
   ['grape/gardonyi-geza', 'Gárdonyi Géza', '4417', 'GARDONYI GEZA', 'winesofhungary-turan', ''],
   ['grape/kunleany', 'Kunleány', '6560', 'KUNLEANY', 'winesofhungary-kunleany', 'blanc'],
   ['grape/afus-ali', 'Afus Ali', '122', 'AFUS ALI', 'winesofhungary-kunleany', ''],
+  ['grape/arany-sarfeher', 'Arany Sárfehér', '5600', 'IZSAKI SARFEHER', 'winesofhungary-arany-sarfeher', 'blanc'],
   ['grape/savvatiano', 'Savvatiano', '10798', 'SAVVATIANO', 'winesofgreece-region-attika', ''],
   ['grape/xinomavro', 'Xinomavro', '13284', 'XYNOMAVRO', GR, 'noir'],
 ];
@@ -117,6 +118,16 @@ describe('grape varieties from national variety lists (batch A)', () => {
     const o = kb().sources.get(OX);
     assert.equal(o?.retrieved_via?.kind, 'reprint');
     assert.notEqual(o?.url, o?.retrieved_via?.url, 'the original publisher is cited, not the copy');
+  });
+
+  test('Arany Sárfehér: VIVC matched through the former name its page states, kept apart from Sárfehér', () => {
+    const g = e('grape/arany-sarfeher');
+    assert.deepEqual(g.aliases.map((a) => [a.name, a.lang, a.kind, a.source]),
+      [['Izsáki Sárfehér', 'hu', 'former_name', 'winesofhungary-arany-sarfeher']]);
+    assert.notEqual(e('grape/sarfeher').facts.vivc_id?.value, '5600');
+    const eng = sharedEngine();
+    assert.equal(eng.kb.entities[eng.resolver.resolve('Sárfehér', 3).candidates[0]!.entity]!.key, 'grape/sarfeher');
+    assert.equal(eng.kb.entities[eng.resolver.resolve('Izsáki Arany Sárfehér', 3).candidates[0]!.entity]!.key, 'geo/izsaki-arany-sarfeher');
   });
 
   test('a place name stays with the place: Zala is the wine district, not Zalagyöngye', () => {
