@@ -50,6 +50,8 @@ const PINS: [string, string, string, string, string, string][] = [
   ['grape/kunleany', 'Kunleány', '6560', 'KUNLEANY', 'winesofhungary-kunleany', 'blanc'],
   ['grape/afus-ali', 'Afus Ali', '122', 'AFUS ALI', 'winesofhungary-kunleany', ''],
   ['grape/arany-sarfeher', 'Arany Sárfehér', '5600', 'IZSAKI SARFEHER', 'winesofhungary-arany-sarfeher', 'blanc'],
+  ['grape/ezerfurtu', 'Ezerfürtű', '4026', 'EZERFUERTUE', 'winesofhungary-ezerfurtu', 'blanc'],
+  ['grape/csokaszolo', 'Csókaszőlő', '3279', 'CSOKA SZOELOE', 'jancisrobinson-csokaszolo', 'noir'],
   ['grape/savvatiano', 'Savvatiano', '10798', 'SAVVATIANO', 'winesofgreece-region-attika', ''],
   ['grape/xinomavro', 'Xinomavro', '13284', 'XYNOMAVRO', GR, 'noir'],
 ];
