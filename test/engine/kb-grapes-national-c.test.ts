@@ -1,0 +1,108 @@
+// Grape varieties from national and regional variety lists, batch C (issue 8): Argentina (INV), Japan,
+// Lebanon, Valle d'Aosta. Loaded from the real knowledge base; VIVC numbers are checked against the
+// shared prime-name table.
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ROOT, sharedEngine } from '../helper.ts';
+
+const kb = () => sharedEngine().kb;
+const e = (key: string) => {
+  const x = kb().byKey.get(key);
+  assert.ok(x, `${key} is served`);
+  return x!;
+};
+const passport = (id: string) => `https://www.vivc.de/index.php?r=passport%2Fview&id=${id}`;
+
+const PRIMES = path.resolve(ROOT, '..', 'shared', 'reference', 'vivc-prime-names.csv');
+const primeById = fs.existsSync(PRIMES)
+  ? new Map(fs.readFileSync(PRIMES, 'utf8').split(/\r?\n/).slice(1).filter(Boolean).map((l) => {
+    const i = l.indexOf(',');
+    return [l.slice(0, i), l.slice(i + 1).replace(/^"|"$/g, '').replace(/\s+/g, ' ')] as [string, string];
+  }))
+  : undefined;
+
+const INV30 = 'ar-inv-res-30-2024-variedades-calidad';
+const INVT = 'ar-inv-informe-torrontes';
+const JT = 'jp-japantimes-2016-japanese-wine-survey';
+const JR = 'lb-jancisrobinson-wwc21-sept-merwah';
+const QC = 'it-quattrocalici-vitigni-valle-aosta';
+// [key, canonical name, VIVC number, VIVC prime name, source of the name, berry colour the source states or '']
+const PINS: [string, string, string, string, string, string][] = [
+  ['grape/torrontes-sanjuanino', 'Torrontés Sanjuanino', '17350', 'TORRONTES SANJUANINO', INV30, 'blanc'],
+  ['grape/torrontes-mendocino', 'Torrontés Mendocino', '15161', 'TORRONTES MENDOCINO', INVT, ''],
+  ['grape/muscat-bailey-a', 'Muscat Bailey A', '8189', 'MUSCAT BAILEY A', JT, ''],
+  ['grape/merwah', 'Merwah', '5201', 'MERWAH', JR, ''],
+  ['grape/premetta', 'Prëmetta', '9693', 'PREMETTA', QC, 'noir'],
+];
+
+describe('grape varieties from national and regional lists (batch C)', () => {
+  test('pinned records: VIVC number and prime name cited to the passport, canonical name from the list', () => {
+    for (const [key, name, id, prime, src] of PINS) {
+      const g = e(key);
+      assert.equal(g.type, 'grape', key);
+      assert.equal(g.review, 'reviewed', key);
+      assert.equal(g.name, name, key);
+      assert.equal(g.facts.vivc_id?.value, id, key);
+      assert.equal(g.facts.vivc_id?.source, 'vivc', key);
+      assert.equal(g.facts.vivc_id?.locator, passport(id), key);
+      assert.equal(g.facts.vivc_prime_name?.value, prime, key);
+      assert.match(g.notes ?? '', new RegExp(`source ${src} `), key);
+      assert.ok(kb().sources.get(src), `${key}: source ${src} registered`);
+      if (primeById) assert.equal(primeById.get(id), prime, `${key}: reference row for VIVC ${id}`);
+    }
+  });
+
+  test('each VIVC number names one served grape only', () => {
+    for (const [key, , id] of PINS) {
+      const holders = kb().entities.filter((x) => x.type === 'grape' && x.facts.vivc_id?.value === id).map((x) => x.key);
+      assert.deepEqual(holders, [key], `VIVC ${id}`);
+    }
+  });
+
+  test('berry colour only where the list states it, cited to that list', () => {
+    for (const [key, , , , src, colour] of PINS) {
+      const c = e(key).facts.berry_colour;
+      if (colour === '') {
+        assert.equal(c, undefined, `${key}: the list gives no colour`);
+      } else {
+        assert.equal(c?.value, colour, key);
+        assert.equal(c?.source, src, key);
+      }
+    }
+  });
+
+  test('the INV texts were read in press reprints: the INV is cited, the copy named in retrieved_via', () => {
+    for (const key of [INV30, INVT]) {
+      const s = kb().sources.get(key);
+      assert.equal(s?.authority, 'regulator', key);
+      assert.equal(s?.retrieved_via?.kind, 'reprint', key);
+      assert.notEqual(s?.url, s?.retrieved_via?.url, `${key}: the original publisher is cited, not the copy`);
+    }
+    for (const key of [JT, JR, QC]) assert.equal(kb().sources.get(key)?.authority, 'wine_press', key);
+  });
+
+  test('the VIVC prime name is an und synonym alias cited to VIVC only where it differs (accents)', () => {
+    for (const [key, alias] of [['grape/torrontes-sanjuanino', 'Torrontes Sanjuanino'], ['grape/torrontes-mendocino', 'Torrontes Mendocino'], ['grape/premetta', 'Premetta']]) {
+      const a = e(key!).aliases.find((x) => x.name === alias);
+      assert.ok(a, `${key}: prime name ${alias} kept as an alias`);
+      assert.equal(a!.lang, 'und');
+      assert.equal(a!.kind, 'synonym');
+      assert.equal(a!.source, 'vivc');
+    }
+    assert.deepEqual(e('grape/merwah').aliases, [], 'no alias where the name equals the prime name');
+  });
+
+  test('the new names resolve to their record', () => {
+    const eng = sharedEngine();
+    for (const [key, name] of PINS) {
+      const r = eng.resolver.resolve(name, 3);
+      assert.equal(eng.kb.entities[r.candidates[0]!.entity]!.key, key, name);
+    }
+    for (const q of ['Torrontes Sanjuanino', 'Premetta']) {
+      const r = eng.resolver.resolve(q, 3);
+      assert.ok(r.candidates.length > 0, q);
+    }
+  });
+});
