@@ -28,6 +28,10 @@ const INVT = 'ar-inv-informe-torrontes';
 const JT = 'jp-japantimes-2016-japanese-wine-survey';
 const JR = 'lb-jancisrobinson-wwc21-sept-merwah';
 const QC = 'it-quattrocalici-vitigni-valle-aosta';
+const INVMR = 'ar-inv-moscatel-rosado-2019';
+const TDB = 'za-drinksbusiness-2016-fastest-growing-grapes';
+const JP = 'il-jpost-wine-talk-keeping-it-local';
+const OCC = 'oxford-companion-china-grape-varieties';
 // [key, canonical name, VIVC number, VIVC prime name, source of the name, berry colour the source states or '']
 const PINS: [string, string, string, string, string, string][] = [
   ['grape/torrontes-sanjuanino', 'Torrontés Sanjuanino', '17350', 'TORRONTES SANJUANINO', INV30, 'blanc'],
@@ -35,6 +39,12 @@ const PINS: [string, string, string, string, string, string][] = [
   ['grape/muscat-bailey-a', 'Muscat Bailey A', '8189', 'MUSCAT BAILEY A', JT, ''],
   ['grape/merwah', 'Merwah', '5201', 'MERWAH', JR, ''],
   ['grape/premetta', 'Prëmetta', '9693', 'PREMETTA', QC, 'noir'],
+  ['grape/moscatel-rosado', 'Moscatel Rosado', '8040', 'MOSCATEL ROSADO', INVMR, 'rose'],
+  ['grape/roobernet', 'Roobernet', '15831', 'ROOBERNET', TDB, ''],
+  ['grape/dabouki', 'Dabouki', '3309', 'DABOUKI', JP, ''],
+  ['grape/beichun', 'Beichun', '1086', 'BEICHUN', OCC, ''],
+  ['grape/beihong', 'Beihong', '1089', 'BEIHONG', OCC, ''],
+  ['grape/beimei', 'Beimei', '1087', 'BEIMEI', OCC, ''],
 ];
 
 describe('grape varieties from national and regional lists (batch C)', () => {
@@ -80,7 +90,11 @@ describe('grape varieties from national and regional lists (batch C)', () => {
       assert.equal(s?.retrieved_via?.kind, 'reprint', key);
       assert.notEqual(s?.url, s?.retrieved_via?.url, `${key}: the original publisher is cited, not the copy`);
     }
-    for (const key of [JT, JR, QC]) assert.equal(kb().sources.get(key)?.authority, 'wine_press', key);
+    for (const key of [JT, JR, QC, TDB, JP, OCC]) assert.equal(kb().sources.get(key)?.authority, 'wine_press', key);
+    const inv = kb().sources.get(INVMR);
+    assert.equal(inv?.authority, 'regulator');
+    assert.equal(inv?.retrieved_via, undefined, 'the INV Moscatel Rosado page was read at argentina.gob.ar');
+    assert.equal(kb().sources.get(OCC)?.retrieved_via?.kind, 'reprint', 'the Oxford Companion was read in the ckbk copy');
   });
 
   test('the VIVC prime name is an und synonym alias cited to VIVC only where it differs (accents)', () => {
