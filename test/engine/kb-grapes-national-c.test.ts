@@ -32,6 +32,7 @@ const INVMR = 'ar-inv-moscatel-rosado-2019';
 const TDB = 'za-drinksbusiness-2016-fastest-growing-grapes';
 const JP = 'il-jpost-wine-talk-keeping-it-local';
 const OCC = 'oxford-companion-china-grape-varieties';
+const WPL = 'weinplus-glossary-longyan';
 // [key, canonical name, VIVC number, VIVC prime name, source of the name, berry colour the source states or '']
 const PINS: [string, string, string, string, string, string][] = [
   ['grape/torrontes-sanjuanino', 'Torrontés Sanjuanino', '17350', 'TORRONTES SANJUANINO', INV30, 'blanc'],
@@ -45,6 +46,7 @@ const PINS: [string, string, string, string, string, string][] = [
   ['grape/beichun', 'Beichun', '1086', 'BEICHUN', OCC, ''],
   ['grape/beihong', 'Beihong', '1089', 'BEIHONG', OCC, ''],
   ['grape/beimei', 'Beimei', '1087', 'BEIMEI', OCC, ''],
+  ['grape/longyan', 'Longyan', '6896', 'LONGYAN', WPL, 'blanc'],
 ];
 
 describe('grape varieties from national and regional lists (batch C)', () => {
@@ -90,7 +92,7 @@ describe('grape varieties from national and regional lists (batch C)', () => {
       assert.equal(s?.retrieved_via?.kind, 'reprint', key);
       assert.notEqual(s?.url, s?.retrieved_via?.url, `${key}: the original publisher is cited, not the copy`);
     }
-    for (const key of [JT, JR, QC, TDB, JP, OCC]) assert.equal(kb().sources.get(key)?.authority, 'wine_press', key);
+    for (const key of [JT, JR, QC, TDB, JP, OCC, WPL]) assert.equal(kb().sources.get(key)?.authority, 'wine_press', key);
     const inv = kb().sources.get(INVMR);
     assert.equal(inv?.authority, 'regulator');
     assert.equal(inv?.retrieved_via, undefined, 'the INV Moscatel Rosado page was read at argentina.gob.ar');
@@ -106,6 +108,7 @@ describe('grape varieties from national and regional lists (batch C)', () => {
       assert.equal(a!.source, 'vivc');
     }
     assert.deepEqual(e('grape/merwah').aliases, [], 'no alias where the name equals the prime name');
+    assert.ok(!e('grape/longyan').aliases.some((a) => a.name === 'Ryugan'), 'Ryugan is not taken as a synonym (the glossary says they differ)');
   });
 
   test('the new names resolve to their record', () => {
