@@ -33,6 +33,7 @@ const TDB = 'za-drinksbusiness-2016-fastest-growing-grapes';
 const JP = 'il-jpost-wine-talk-keeping-it-local';
 const OCC = 'oxford-companion-china-grape-varieties';
 const WPL = 'weinplus-glossary-longyan';
+const TXMG = 'us-tx-agrilife-hcmga-champanel';
 // [key, canonical name, VIVC number, VIVC prime name, source of the name, berry colour the source states or '']
 const PINS: [string, string, string, string, string, string][] = [
   ['grape/torrontes-sanjuanino', 'Torrontés Sanjuanino', '17350', 'TORRONTES SANJUANINO', INV30, 'blanc'],
@@ -47,6 +48,7 @@ const PINS: [string, string, string, string, string, string][] = [
   ['grape/beihong', 'Beihong', '1089', 'BEIHONG', OCC, ''],
   ['grape/beimei', 'Beimei', '1087', 'BEIMEI', OCC, ''],
   ['grape/longyan', 'Longyan', '6896', 'LONGYAN', WPL, 'blanc'],
+  ['grape/champanel', 'Champanel', '2440', 'CHAMPANEL', TXMG, ''],
 ];
 
 describe('grape varieties from national and regional lists (batch C)', () => {
@@ -97,6 +99,7 @@ describe('grape varieties from national and regional lists (batch C)', () => {
     assert.equal(inv?.authority, 'regulator');
     assert.equal(inv?.retrieved_via, undefined, 'the INV Moscatel Rosado page was read at argentina.gob.ar');
     assert.equal(kb().sources.get(OCC)?.retrieved_via?.kind, 'reprint', 'the Oxford Companion was read in the ckbk copy');
+    assert.equal(kb().sources.get(TXMG)?.authority, 'educational_body');
   });
 
   test('the VIVC prime name is an und synonym alias cited to VIVC only where it differs (accents)', () => {
