@@ -34,6 +34,9 @@ const JP = 'il-jpost-wine-talk-keeping-it-local';
 const OCC = 'oxford-companion-china-grape-varieties';
 const WPL = 'weinplus-glossary-longyan';
 const TXMG = 'us-tx-agrilife-hcmga-champanel';
+const JKI = 'de-jki-eurovino-2025-piwi';
+const LEBIO = 'at-lebio-felicia-zulassung';
+const BMELV = 'de-bmelv-forschungsreport-reberger-calandro';
 // [key, canonical name, VIVC number, VIVC prime name, source of the name, berry colour the source states or '']
 const PINS: [string, string, string, string, string, string][] = [
   ['grape/torrontes-sanjuanino', 'Torrontés Sanjuanino', '17350', 'TORRONTES SANJUANINO', INV30, 'blanc'],
@@ -49,6 +52,10 @@ const PINS: [string, string, string, string, string, string][] = [
   ['grape/beimei', 'Beimei', '1087', 'BEIMEI', OCC, ''],
   ['grape/longyan', 'Longyan', '6896', 'LONGYAN', WPL, 'blanc'],
   ['grape/champanel', 'Champanel', '2440', 'CHAMPANEL', TXMG, ''],
+  ['grape/calardis-musque', 'Calardis Musqué', '4549', 'CALARDIS MUSQUE', JKI, ''],
+  ['grape/felicia', 'Felicia', '20348', 'FELICIA', LEBIO, 'blanc'],
+  ['grape/reberger', 'Reberger', '19999', 'REBERGER', BMELV, 'noir'],
+  ['grape/calandro', 'Calandro', '21797', 'CALANDRO', BMELV, 'noir'],
 ];
 
 describe('grape varieties from national and regional lists (batch C)', () => {
@@ -100,10 +107,13 @@ describe('grape varieties from national and regional lists (batch C)', () => {
     assert.equal(inv?.retrieved_via, undefined, 'the INV Moscatel Rosado page was read at argentina.gob.ar');
     assert.equal(kb().sources.get(OCC)?.retrieved_via?.kind, 'reprint', 'the Oxford Companion was read in the ckbk copy');
     assert.equal(kb().sources.get(TXMG)?.authority, 'educational_body');
+    const bm = kb().sources.get(BMELV);
+    assert.equal(bm?.retrieved_via?.kind, 'mirror', 'the BMELV report was read only in a yumpu copy');
+    assert.equal(bm?.url, bm?.retrieved_via?.url, 'original address unknown: url stays the copy, named in retrieved_via');
   });
 
   test('the VIVC prime name is an und synonym alias cited to VIVC only where it differs (accents)', () => {
-    for (const [key, alias] of [['grape/torrontes-sanjuanino', 'Torrontes Sanjuanino'], ['grape/torrontes-mendocino', 'Torrontes Mendocino'], ['grape/premetta', 'Premetta']]) {
+    for (const [key, alias] of [['grape/torrontes-sanjuanino', 'Torrontes Sanjuanino'], ['grape/torrontes-mendocino', 'Torrontes Mendocino'], ['grape/premetta', 'Premetta'], ['grape/calardis-musque', 'Calardis Musque']]) {
       const a = e(key!).aliases.find((x) => x.name === alias);
       assert.ok(a, `${key}: prime name ${alias} kept as an alias`);
       assert.equal(a!.lang, 'und');
