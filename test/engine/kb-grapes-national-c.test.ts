@@ -37,6 +37,8 @@ const TXMG = 'us-tx-agrilife-hcmga-champanel';
 const JKI = 'de-jki-eurovino-2025-piwi';
 const LEBIO = 'at-lebio-felicia-zulassung';
 const BMELV = 'de-bmelv-forschungsreport-reberger-calandro';
+const LWGD = 'de-lwg-bayern-cabernet-dorio';
+const LWGR = 'de-lwg-bayern-rondo';
 // [key, canonical name, VIVC number, VIVC prime name, source of the name, berry colour the source states or '']
 const PINS: [string, string, string, string, string, string][] = [
   ['grape/torrontes-sanjuanino', 'Torrontés Sanjuanino', '17350', 'TORRONTES SANJUANINO', INV30, 'blanc'],
@@ -56,6 +58,8 @@ const PINS: [string, string, string, string, string, string][] = [
   ['grape/felicia', 'Felicia', '20348', 'FELICIA', LEBIO, 'blanc'],
   ['grape/reberger', 'Reberger', '19999', 'REBERGER', BMELV, 'noir'],
   ['grape/calandro', 'Calandro', '21797', 'CALANDRO', BMELV, 'noir'],
+  ['grape/cabernet-dorio', 'Cabernet Dorio', '20003', 'CABERNET DORIO', LWGD, 'noir'],
+  ['grape/rondo', 'Rondo', '14308', 'RONDO', LWGR, 'noir'],
 ];
 
 describe('grape varieties from national and regional lists (batch C)', () => {
