@@ -3,25 +3,11 @@
 // prime-name table.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
-import { ROOT, sharedEngine } from '../helper.ts';
+import { kbEntity, sharedEngine } from '../helper.ts';
+import { passport, pinnedGrapeTests, type GrapePin } from './grape-pins.ts';
 
 const kb = () => sharedEngine().kb;
-const e = (key: string) => {
-  const x = kb().byKey.get(key);
-  assert.ok(x, `${key} is served`);
-  return x!;
-};
-const passport = (id: string) => `https://www.vivc.de/index.php?r=passport%2Fview&id=${id}`;
-
-const PRIMES = path.resolve(ROOT, '..', 'shared', 'reference', 'vivc-prime-names.csv');
-const primeById = fs.existsSync(PRIMES)
-  ? new Map(fs.readFileSync(PRIMES, 'utf8').split(/\r?\n/).slice(1).filter(Boolean).map((l) => {
-    const i = l.indexOf(',');
-    return [l.slice(0, i), l.slice(i + 1).replace(/^"|"$/g, '').replace(/\s+/g, ' ')] as [string, string];
-  }))
-  : undefined;
+const e = kbEntity;
 
 const RO = 'premiumwinesofromania-traditional-grapes';
 const HU = 'hungarianwines-eu-grape-dictionary';
@@ -31,7 +17,7 @@ const RS = 'serbianwineguide-wine-grape-varieties';
 const SI2 = 'dnevnik-slovenian-autochthonous-varieties';
 const GR = 'winesofgreece-xinomavro-naoussa-amynteo';
 // [key, canonical name, VIVC number, VIVC prime name, source of the name, berry colour the source states or '']
-const PINS: [string, string, string, string, string, string][] = [
+const PINS: GrapePin[] = [
   ['grape/sarba', 'Şarbă', '10738', 'SARBA', RO, 'blanc'],
   ['grape/plavaie', 'Plăvaie', '9553', 'PLAVAIE', RO, ''],
   ['grape/negru-virtos', 'Negru Vîrtos', '8466', 'NEGRU VIRTOS', RO, ''],
@@ -53,31 +39,12 @@ const PINS: [string, string, string, string, string, string][] = [
   ['grape/ezerfurtu', 'Ezerfürtű', '4026', 'EZERFUERTUE', 'winesofhungary-ezerfurtu', 'blanc'],
   ['grape/csokaszolo', 'Csókaszőlő', '3279', 'CSOKA SZOELOE', 'jancisrobinson-csokaszolo', 'noir'],
   ['grape/savvatiano', 'Savvatiano', '10798', 'SAVVATIANO', 'winesofgreece-region-attika', ''],
-  ['grape/xinomavro', 'Xinomavro', '13284', 'XYNOMAVRO', GR, 'noir'],
+  // the colour comes from the Oxford Companion entry, not from the Wines of Greece article
+  ['grape/xinomavro', 'Xinomavro', '13284', 'XYNOMAVRO', GR, 'noir', 'oxford-companion-xinomavro'],
 ];
 
 describe('grape varieties from national variety lists (batch A)', () => {
-  test('pinned records: VIVC number and prime name cited to the passport, canonical name from the list', () => {
-    for (const [key, name, id, prime, src] of PINS) {
-      const g = e(key);
-      assert.equal(g.type, 'grape', key);
-      assert.equal(g.review, 'reviewed', key);
-      assert.equal(g.name, name, key);
-      assert.equal(g.facts.vivc_id?.value, id, key);
-      assert.equal(g.facts.vivc_id?.source, 'vivc', key);
-      assert.equal(g.facts.vivc_id?.locator, passport(id), key);
-      assert.equal(g.facts.vivc_prime_name?.value, prime, key);
-      assert.match(g.notes ?? '', new RegExp(`source ${src} `), key);
-      if (primeById) assert.equal(primeById.get(id), prime, `${key}: reference row for VIVC ${id}`);
-    }
-  });
-
-  test('each VIVC number names one served grape only', () => {
-    for (const [key, , id] of PINS) {
-      const holders = kb().entities.filter((x) => x.type === 'grape' && x.facts.vivc_id?.value === id).map((x) => x.key);
-      assert.deepEqual(holders, [key], `VIVC ${id}`);
-    }
-  });
+  pinnedGrapeTests(PINS);
 
   test('a prime name spelt differently from the trade name is an und alias cited to the passport', () => {
     const g = e('grape/keknyelu');
@@ -90,19 +57,6 @@ describe('grape varieties from national variety lists (batch A)', () => {
     const x = e('grape/xinomavro');
     assert.deepEqual(x.aliases.map((a) => [a.name, a.lang, a.source]), [['Xynomavro', 'und', 'vivc']]);
     assert.match(x.notes ?? '', /source tastings-drinkipedia-naoussa /, 'the spelling that links the trade name to VIVC is cited');
-  });
-
-  test('berry colour only where the source states it, cited to that source', () => {
-    for (const [key, , , , src, colour] of PINS) {
-      const c = e(key).facts.berry_colour;
-      if (colour === '') {
-        assert.equal(c, undefined, `${key}: the source gives no colour`);
-      } else {
-        assert.equal(c?.value, colour, key);
-        // Xinomavro's colour comes from the Oxford Companion entry, not from the Wines of Greece article
-        assert.equal(c?.source, key === 'grape/xinomavro' ? 'oxford-companion-xinomavro' : src, key);
-      }
-    }
   });
 
   test('the sources are registered; the Oxford Companion entry read in a copy names the original publisher', () => {

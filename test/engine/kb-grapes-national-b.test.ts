@@ -4,25 +4,11 @@
 // Loaded from the real knowledge base; VIVC numbers are checked against the shared prime-name table.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
-import { ROOT, sharedEngine } from '../helper.ts';
+import { kbEntity, sharedEngine } from '../helper.ts';
+import { pinnedGrapeTests, type GrapePin } from './grape-pins.ts';
 
 const kb = () => sharedEngine().kb;
-const e = (key: string) => {
-  const x = kb().byKey.get(key);
-  assert.ok(x, `${key} is served`);
-  return x!;
-};
-const passport = (id: string) => `https://www.vivc.de/index.php?r=passport%2Fview&id=${id}`;
-
-const PRIMES = path.resolve(ROOT, '..', 'shared', 'reference', 'vivc-prime-names.csv');
-const primeById = fs.existsSync(PRIMES)
-  ? new Map(fs.readFileSync(PRIMES, 'utf8').split(/\r?\n/).slice(1).filter(Boolean).map((l) => {
-    const i = l.indexOf(',');
-    return [l.slice(0, i), l.slice(i + 1).replace(/^"|"$/g, '').replace(/\s+/g, ' ')] as [string, string];
-  }))
-  : undefined;
+const e = kbEntity;
 
 const IM = 'ge-nwa-imereti-region';
 const GM = 'ge-nwa-variety-goruli-mtsvane';
@@ -34,7 +20,7 @@ const IVV = 'pt-ivv-aviso-3999-2020-castas';
 const DR = 'pt-dr-2005-i-b-p955-castas-annex';
 const CVRVV = 'pt-cvrvv-regulamento-vinho-verde';
 // [key, canonical name, VIVC number, VIVC prime name, source of the name, berry colour the source states or '']
-const PINS: [string, string, string, string, string, string][] = [
+const PINS: GrapePin[] = [
   ['grape/tsitska', 'Tsitska', '12693', 'TSITSKA', IM, ''],
   ['grape/krakhuna', 'Krakhuna', '6477', 'KRAKHUNA', IM, ''],
   ['grape/dondghlabi', 'Dondghlabi', '3643', 'DONDGHLABI', IM, ''],
@@ -63,40 +49,7 @@ const PINS: [string, string, string, string, string, string][] = [
 ];
 
 describe('grape varieties from national wine bodies (batch B)', () => {
-  test('pinned records: VIVC number and prime name cited to the passport, canonical name from the list', () => {
-    for (const [key, name, id, prime, src] of PINS) {
-      const g = e(key);
-      assert.equal(g.type, 'grape', key);
-      assert.equal(g.review, 'reviewed', key);
-      assert.equal(g.name, name, key);
-      assert.equal(g.facts.vivc_id?.value, id, key);
-      assert.equal(g.facts.vivc_id?.source, 'vivc', key);
-      assert.equal(g.facts.vivc_id?.locator, passport(id), key);
-      assert.equal(g.facts.vivc_prime_name?.value, prime, key);
-      assert.match(g.notes ?? '', new RegExp(`source ${src} `), key);
-      assert.ok(kb().sources.get(src), `${key}: source ${src} registered`);
-      if (primeById) assert.equal(primeById.get(id), prime, `${key}: reference row for VIVC ${id}`);
-    }
-  });
-
-  test('each VIVC number names one served grape only', () => {
-    for (const [key, , id] of PINS) {
-      const holders = kb().entities.filter((x) => x.type === 'grape' && x.facts.vivc_id?.value === id).map((x) => x.key);
-      assert.deepEqual(holders, [key], `VIVC ${id}`);
-    }
-  });
-
-  test('berry colour only where the list states it, cited to that list', () => {
-    for (const [key, , , , src, colour] of PINS) {
-      const c = e(key).facts.berry_colour;
-      if (colour === '') {
-        assert.equal(c, undefined, `${key}: the list gives no colour`);
-      } else {
-        assert.equal(c?.value, colour, key);
-        assert.equal(c?.source, src, key);
-      }
-    }
-  });
+  pinnedGrapeTests(PINS);
 
   test('the sources are registered with their authority; the Rioja release was read in a reprint', () => {
     for (const key of [IM, GM, 'ge-nwa-pdo-tibaani']) {

@@ -3,25 +3,11 @@
 // shared prime-name table.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
-import { ROOT, sharedEngine } from '../helper.ts';
+import { kbEntity, sharedEngine } from '../helper.ts';
+import { pinnedGrapeTests, type GrapePin } from './grape-pins.ts';
 
 const kb = () => sharedEngine().kb;
-const e = (key: string) => {
-  const x = kb().byKey.get(key);
-  assert.ok(x, `${key} is served`);
-  return x!;
-};
-const passport = (id: string) => `https://www.vivc.de/index.php?r=passport%2Fview&id=${id}`;
-
-const PRIMES = path.resolve(ROOT, '..', 'shared', 'reference', 'vivc-prime-names.csv');
-const primeById = fs.existsSync(PRIMES)
-  ? new Map(fs.readFileSync(PRIMES, 'utf8').split(/\r?\n/).slice(1).filter(Boolean).map((l) => {
-    const i = l.indexOf(',');
-    return [l.slice(0, i), l.slice(i + 1).replace(/^"|"$/g, '').replace(/\s+/g, ' ')] as [string, string];
-  }))
-  : undefined;
+const e = kbEntity;
 
 const INV30 = 'ar-inv-res-30-2024-variedades-calidad';
 const INVT = 'ar-inv-informe-torrontes';
@@ -40,7 +26,7 @@ const BMELV = 'de-bmelv-forschungsreport-reberger-calandro';
 const LWGD = 'de-lwg-bayern-cabernet-dorio';
 const LWGR = 'de-lwg-bayern-rondo';
 // [key, canonical name, VIVC number, VIVC prime name, source of the name, berry colour the source states or '']
-const PINS: [string, string, string, string, string, string][] = [
+const PINS: GrapePin[] = [
   ['grape/torrontes-sanjuanino', 'Torrontés Sanjuanino', '17350', 'TORRONTES SANJUANINO', INV30, 'blanc'],
   ['grape/torrontes-mendocino', 'Torrontés Mendocino', '15161', 'TORRONTES MENDOCINO', INVT, ''],
   ['grape/muscat-bailey-a', 'Muscat Bailey A', '8189', 'MUSCAT BAILEY A', JT, ''],
@@ -63,40 +49,7 @@ const PINS: [string, string, string, string, string, string][] = [
 ];
 
 describe('grape varieties from national and regional lists (batch C)', () => {
-  test('pinned records: VIVC number and prime name cited to the passport, canonical name from the list', () => {
-    for (const [key, name, id, prime, src] of PINS) {
-      const g = e(key);
-      assert.equal(g.type, 'grape', key);
-      assert.equal(g.review, 'reviewed', key);
-      assert.equal(g.name, name, key);
-      assert.equal(g.facts.vivc_id?.value, id, key);
-      assert.equal(g.facts.vivc_id?.source, 'vivc', key);
-      assert.equal(g.facts.vivc_id?.locator, passport(id), key);
-      assert.equal(g.facts.vivc_prime_name?.value, prime, key);
-      assert.match(g.notes ?? '', new RegExp(`source ${src} `), key);
-      assert.ok(kb().sources.get(src), `${key}: source ${src} registered`);
-      if (primeById) assert.equal(primeById.get(id), prime, `${key}: reference row for VIVC ${id}`);
-    }
-  });
-
-  test('each VIVC number names one served grape only', () => {
-    for (const [key, , id] of PINS) {
-      const holders = kb().entities.filter((x) => x.type === 'grape' && x.facts.vivc_id?.value === id).map((x) => x.key);
-      assert.deepEqual(holders, [key], `VIVC ${id}`);
-    }
-  });
-
-  test('berry colour only where the list states it, cited to that list', () => {
-    for (const [key, , , , src, colour] of PINS) {
-      const c = e(key).facts.berry_colour;
-      if (colour === '') {
-        assert.equal(c, undefined, `${key}: the list gives no colour`);
-      } else {
-        assert.equal(c?.value, colour, key);
-        assert.equal(c?.source, src, key);
-      }
-    }
-  });
+  pinnedGrapeTests(PINS);
 
   test('the INV texts were read in press reprints: the INV is cited, the copy named in retrieved_via', () => {
     for (const key of [INV30, INVT]) {
