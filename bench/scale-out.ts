@@ -18,15 +18,14 @@ import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { execFileSync, execSync, type ChildProcess } from 'node:child_process';
-import { cpuUs, cpuUsOf, ensureWrk, freePort, startNode, startPrivateRedis, alternatedRounds, wrk, type WrkResult } from './lib/load.ts';
+import { cpuUs, cpuUsOf, ensureWrk, freePort, startNode, startPrivateRedis, alternatedRounds, benchKey, KEYED_BENCH_PATHS, wrk, type WrkResult } from './lib/load.ts';
 import { profileUnderLoad } from './lib/profile.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const PG_ADMIN = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const QUERIES = ['cabernet sauvignon', 'merlot', 'chardonnay', 'pinot noir', 'champagne', 'rioja', 'islay single malt', 'guinness'];
-const paths = QUERIES.map((q) => `/v1/resolve-entity?q=${encodeURIComponent(q)}`);
+const paths = KEYED_BENCH_PATHS;
 ensureWrk();
 execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs')], { cwd: ROOT, stdio: 'inherit' });
 
@@ -36,12 +35,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dis-bench-'));
 const procs: ChildProcess[] = [];
 let pgCreated = false;
 
-function keyFor(env: Record<string, string>): string {
-  const admin = (...a: string[]) => execFileSync(process.execPath, [path.join(ROOT, 'dist/cli/admin.mjs'), ...a], { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8' });
-  admin('db', 'migrate');
-  admin('plans', 'set', 'bench', '--monthly', '1000000000', '--per-minute', '1000000000');
-  return JSON.parse(admin('keys', 'create', '--client', 'bench', '--plan', 'bench', '--json')).key;
-}
+const keyFor = (env: Record<string, string>) => benchKey(ROOT, env);
 
 async function start(args: string[], env: Record<string, string>, ready: string, headers: Record<string, string> = {}) {
   const port = await freePort();

@@ -1,7 +1,8 @@
 // Shared benchmark plumbing: wrk (installed from Debian when missing), child servers, parsing.
-import { execSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, execSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 
 export function ensureWrk() {
   if (spawnSync('which', ['wrk']).status === 0) return;
@@ -142,4 +143,20 @@ export function alternatedRounds<C extends { name: string }, R>(
     process.stderr.write(`round ${round + 1}/${rounds}: ${configs.map((c) => `${label(c)} ${cpuOf(got.get(c.name)!).toFixed(1)} µs`).join('; ')}\n`);
   }
   return { runs, ratios };
+}
+
+/** The 8 queries the keyed benches rotate through (wrk's Lua script), as request paths. */
+export const KEYED_BENCH_PATHS = ['cabernet sauvignon', 'merlot', 'chardonnay', 'pinot noir', 'champagne', 'rioja', 'islay single malt', 'guinness'].map(
+  (q) => `/v1/resolve-entity?q=${encodeURIComponent(q)}`,
+);
+
+/**
+ * A key on an unlimited "bench" plan in the store `env` names, through the built admin CLI
+ * (dist/cli/admin.mjs under `root`): migrates, sets the plan, creates the key, returns it.
+ */
+export function benchKey(root: string, env: Record<string, string>): string {
+  const admin = (...a: string[]) => execFileSync(process.execPath, [path.join(root, 'dist/cli/admin.mjs'), ...a], { cwd: root, env: { ...process.env, ...env }, encoding: 'utf8' });
+  admin('db', 'migrate');
+  admin('plans', 'set', 'bench', '--monthly', '1000000000', '--per-minute', '1000000000');
+  return JSON.parse(admin('keys', 'create', '--client', 'bench', '--plan', 'bench', '--json')).key;
 }
