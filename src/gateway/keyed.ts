@@ -19,7 +19,7 @@ import { LRUCache } from 'lru-cache';
 import { ApiError, retryPhrase } from './errors.ts';
 import { hashKey, looksLikeKey } from './keys.ts';
 import type { CallerAccount, GatewayContext } from './context.ts';
-import { monthBounds, monthPeriod, type ApiKeyRecord, type ConsumeResult, type LimitResult, type Plan, type WindowLimiter } from '../store/ports.ts';
+import { monthBounds, monthPeriod, type ApiKeyRecord, type ConsumeResult, type LimitResult, type Plan } from '../store/ports.ts';
 import { LimiterUnavailableError, MemoryWindowLimiter } from '../store/limiter.ts';
 import { clientIp, ipBucket } from './client-address.ts';
 import { plansUrl } from './demo.ts';
@@ -264,20 +264,6 @@ function windowKey(rec: ApiKeyRecord): string {
   return k;
 }
 
-type SyncHit = (key: string, limit: number, windowMs: number) => LimitResult;
-const syncHits = new WeakMap<object, SyncHit | null>();
-/**
- * The in-memory limiter's hit without a promise (its windows are in this process): its hitNow,
- * which hit() itself returns through a promise; null for any other limiter (then hit() is awaited).
- */
-function syncHit(lim: WindowLimiter): SyncHit | null {
-  let f = syncHits.get(lim);
-  if (f === undefined) {
-    syncHits.set(lim, (f = lim instanceof MemoryWindowLimiter ? lim.hitNow.bind(lim) : null));
-  }
-  return f;
-}
-
 /**
  * Admits one request against the per-minute limit and the monthly allowance (for the engine
  * routes' handler). On admission it records the minute result and the month's count on the
@@ -290,9 +276,10 @@ export async function admit(ctx: GatewayContext, request: FastifyRequest, reply:
   const a = request.account!;
   let minute: LimitResult;
   try {
-    const sync = syncHit(ctx.limiter);
     const key = windowKey(a.key);
-    minute = sync ? sync(key, a.plan.per_minute_limit, 60_000) : await ctx.limiter.hit(key, a.plan.per_minute_limit, 60_000);
+    // the in-memory limiter's windows are in this process: its answer without a promise
+    const lim = ctx.limiter;
+    minute = lim instanceof MemoryWindowLimiter ? lim.hitNow(key, a.plan.per_minute_limit, 60_000) : await lim.hit(key, a.plan.per_minute_limit, 60_000);
   } catch (e) {
     limiterDown(e);
   }
