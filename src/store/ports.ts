@@ -75,6 +75,12 @@ export interface AccountStore {
 
   /** Atomically count one request if `used < limit`; never admits past the limit. */
   consumeMonthly(keyId: string, period: string, limit: number): Promise<ConsumeResult>;
+  /**
+   * consumeMonthly without a promise, where the answer is at hand in this process (a usage lease's
+   * block, src/store/lease.ts): the result, or undefined with nothing counted or changed, where only
+   * the store can answer (then call consumeMonthly). Optional: adapters without leases leave it out.
+   */
+  consumeMonthlyNow?(keyId: string, period: string, limit: number): ConsumeResult | undefined;
   /** Give back one counted request (used when the request failed on our side). */
   refundMonthly(keyId: string, period: string): Promise<void>;
   getMonthly(keyId: string, period: string): Promise<number>;
@@ -143,6 +149,12 @@ export interface WindowLimiter {
   readonly kind: 'memory' | 'redis';
   /** Count one hit in the window of `windowMs` for `key`; allowed while the count stays <= limit. */
   hit(key: string, limit: number, windowMs: number): Promise<LimitResult>;
+  /**
+   * hit() without a promise, where the answer is at hand in this process (in-memory windows, or
+   * tokens reserved ahead in Redis): the result, or undefined with nothing counted or changed,
+   * where only the store can answer (then call hit). Optional.
+   */
+  hitNow?(key: string, limit: number, windowMs: number): LimitResult | undefined;
   /** Count one hit in several windows at once; any refusal refuses all (and counts nothing). */
   hitAll(checks: { key: string; limit: number; windowMs: number }[]): Promise<LimitResult[]>;
   peek(key: string, limit: number, windowMs: number): Promise<LimitResult>;
