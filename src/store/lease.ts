@@ -21,7 +21,18 @@
 // handed back when idle), so a burst that ends is admitted exactly up to the allowance.
 import os from 'node:os';
 import crypto from 'node:crypto';
-import { dayOf, hasLeaseReservations, type AccountStore, type ConsumeResult, type DailyUsage, type LeaseReservations } from './ports.ts';
+import {
+  dayOf,
+  hasLeaseReservations,
+  type AccountStore,
+  type ApiKeyRecord,
+  type ConsumeResult,
+  type DailyUsage,
+  type DeletePlanResult,
+  type KeyStatus,
+  type LeaseReservations,
+  type Plan,
+} from './ports.ts';
 
 export interface LeaseOptions {
   /** most requests one block may reserve beyond those waiting (USAGE_LEASE_MAX_BLOCK; 0: leases off) */
@@ -106,10 +117,12 @@ export interface LeaseStats {
 }
 
 /**
- * An AccountStore whose monthly metering goes through leases; everything else (and any property of
- * the adapter, e.g. PostgreSQL's unsettledGroups) is the wrapped store's.
+ * An AccountStore whose monthly metering goes through leases; every other AccountStore method is
+ * delegated to the wrapped adapter explicitly (no Proxy: nothing intercepts the request path's
+ * property reads), as is the one adapter property read through the wrapper (unsettledGroups).
  */
-export class LeasedAccountStore {
+export class LeasedAccountStore implements AccountStore {
+  readonly kind: AccountStore['kind'];
   readonly holder: string;
   readonly stats: LeaseStats = { reservations: 0, handBacks: 0, stranded: 0 };
   private readonly leases = new Map<string, Lease>();
@@ -120,30 +133,115 @@ export class LeasedAccountStore {
   private readonly pendingReturns = new Map<string, PendingReturn & { timer: NodeJS.Timeout }>();
 
   constructor(readonly inner: AccountStore & LeaseReservations, readonly opts: LeaseOptions = DEFAULT_LEASE_OPTIONS) {
+    this.kind = inner.kind;
     this.holder = opts.holder ?? `${os.hostname()}:${process.pid}:${crypto.randomBytes(3).toString('hex')}`;
     this.timer = setInterval(() => this.sweep(), Math.max(20, Math.min(250, opts.idleMs / 2))).unref();
-    // everything not defined here is the adapter's
-    return new Proxy(this, {
-      get(target, p, receiver) {
-        if (p in target) return Reflect.get(target, p, receiver);
-        const v = (inner as unknown as Record<PropertyKey, unknown>)[p];
-        return typeof v === 'function' ? v.bind(inner) : v;
-      },
-    });
   }
 
-  get kind() {
-    return this.inner.kind;
+  // ---- the adapter's, as is ----------------------------------------------------------------
+
+  migrate(): Promise<string[]> {
+    return this.inner.migrate();
   }
+  pendingMigrations(): Promise<string[]> {
+    return this.inner.pendingMigrations();
+  }
+  ping(): Promise<void> {
+    return this.inner.ping();
+  }
+  findKeyByHash(hash: string): Promise<ApiKeyRecord | null> {
+    return this.inner.findKeyByHash(hash);
+  }
+  getKey(id: string): Promise<ApiKeyRecord | null> {
+    return this.inner.getKey(id);
+  }
+  insertKey(k: ApiKeyRecord): Promise<void> {
+    return this.inner.insertKey(k);
+  }
+  listKeys(): Promise<ApiKeyRecord[]> {
+    return this.inner.listKeys();
+  }
+  setKeyStatus(id: string, status: KeyStatus): Promise<void> {
+    return this.inner.setKeyStatus(id, status);
+  }
+  touchKey(id: string, at: string): Promise<void> {
+    return this.inner.touchKey(id, at);
+  }
+  setKeyPlan(id: string, plan: string): Promise<void> {
+    return this.inner.setKeyPlan(id, plan);
+  }
+  rollKey(oldId: string, next: ApiKeyRecord, oldExpiresAt: string): Promise<void> {
+    return this.inner.rollKey(oldId, next, oldExpiresAt);
+  }
+  getPlan(name: string): Promise<Plan | null> {
+    return this.inner.getPlan(name);
+  }
+  listPlans(): Promise<Plan[]> {
+    return this.inner.listPlans();
+  }
+  upsertPlan(p: Plan): Promise<void> {
+    return this.inner.upsertPlan(p);
+  }
+  deletePlan(name: string): Promise<DeletePlanResult> {
+    return this.inner.deletePlan(name);
+  }
+  /** PostgreSQL's count groups still being settled (0 for an adapter without them): for tests and diagnostics. */
+  get unsettledGroups(): number {
+    return (this.inner as { unsettledGroups?: number }).unsettledGroups ?? 0;
+  }
+
+  // ---- leases ------------------------------------------------------------------------------
 
   /** Blocks held now (for tests and diagnostics): unserved requests per key id. */
   held(): { keyId: string; period: string; free: number }[] {
     return [...this.leases.values(), ...this.retired].filter((l) => l.free > 0).map((l) => ({ keyId: l.keyId, period: l.period, free: l.free }));
   }
 
+  /** The block can serve a request now (not expired, not yesterday's); `busy` is the caller's to check. */
+  private live(l: Lease, now: number): boolean {
+    return l.free > 0 && now < l.dayEnd && now - l.grantedAt < this.opts.maxAgeMs;
+  }
+
+  /** One request seen on `l`: the rate window (for the headroom) and the idle clock. */
+  private seen(l: Lease, now: number) {
+    const since = now - l.windowStart;
+    const w = this.opts.rateWindowMs ?? 1000;
+    if (since >= w) {
+      l.rate = since < 2 * w ? (l.windowCount * 1000) / since : 0;
+      l.windowStart = now;
+      l.windowCount = 0;
+    }
+    l.windowCount++;
+    l.lastUse = now;
+  }
+
+  /**
+   * The request served from the block held for `id` at `limit`, when there is one that can serve it
+   * now; otherwise undefined, with nothing counted or changed.
+   */
+  private fromBlock(id: string, limit: number, now: number): ConsumeResult | undefined {
+    const l = this.leases.get(id);
+    if (!l || l.limit !== limit || l.busy || !this.live(l, now)) return undefined;
+    this.seen(l, now);
+    l.free--;
+    l.served++;
+    return { admitted: true, used: l.before + l.served };
+  }
+
+  /**
+   * consumeMonthly without a promise: the answer when the held block serves the request at once
+   * (exactly when consumeMonthly would, with the same bookkeeping); undefined, with nothing counted
+   * or changed, when the store must answer (then call consumeMonthly).
+   */
+  consumeMonthlyNow(keyId: string, period: string, limit: number): ConsumeResult | undefined {
+    return this.fromBlock(`${keyId}\u0000${period}`, limit, Date.now());
+  }
+
   consumeMonthly(keyId: string, period: string, limit: number): Promise<ConsumeResult> {
     const now = Date.now();
     const id = `${keyId}\u0000${period}`;
+    const served = this.fromBlock(id, limit, now);
+    if (served) return Promise.resolve(served);
     let l = this.leases.get(id);
     if (l && l.limit !== limit) {
       // plan change: the old block goes back (at once, or as soon as its reservation returns)
@@ -154,20 +252,7 @@ export class LeasedAccountStore {
       l = undefined;
     }
     if (!l) this.leases.set(id, (l = new Lease(keyId, period, limit, now)));
-    const since = now - l.windowStart;
-    const w = this.opts.rateWindowMs ?? 1000;
-    if (since >= w) {
-      l.rate = since < 2 * w ? (l.windowCount * 1000) / since : 0;
-      l.windowStart = now;
-      l.windowCount = 0;
-    }
-    l.windowCount++;
-    l.lastUse = now;
-    if (l.free > 0 && !l.busy && now < l.dayEnd && now - l.grantedAt < this.opts.maxAgeMs) {
-      l.free--;
-      l.served++;
-      return Promise.resolve({ admitted: true, used: l.before + l.served });
-    }
+    this.seen(l, now);
     const lease = l;
     return new Promise((resolve, reject) => {
       lease.waiting.push({ resolve, reject, retried: false, at: now });
@@ -184,7 +269,7 @@ export class LeasedAccountStore {
   /** One reservation for the requests waiting on `l` (after handing back a stale block). */
   private async run(l: Lease) {
     const now = Date.now();
-    if (l.free > 0 && now < l.dayEnd && now - l.grantedAt < this.opts.maxAgeMs && !l.retired) {
+    if (this.live(l, now) && !l.retired) {
       // requests that queued behind a reservation are served from the block it brought
       while (l.free > 0 && l.waiting.length) {
         l.free--;
@@ -375,5 +460,5 @@ export class LeasedAccountStore {
 /** Wraps `store` in leases when it supports them and `opts.maxBlock` > 0; otherwise returns it as is. */
 export function withLeases(store: AccountStore, opts: LeaseOptions): AccountStore {
   if (opts.maxBlock <= 0 || !hasLeaseReservations(store)) return store;
-  return new LeasedAccountStore(store, opts) as unknown as AccountStore;
+  return new LeasedAccountStore(store, opts);
 }
