@@ -85,12 +85,8 @@ class FlexibleWindowLimiter implements WindowLimiter {
     return `dis:rl:${limit}:${windowMs}:${key}`;
   }
 
-  /** hit() through reserved tokens: one Redis call in flight per window key, later hits wait for the next. */
-  private leasedHit(key: string, limit: number, windowMs: number): Promise<LimitResult> {
-    const now = Date.now();
-    const id = `${limit}:${windowMs}:${key}`;
-    let s = this.slots.get(id);
-    if (!s) this.slots.set(id, (s = { key, limit, windowMs, tokens: 0, before: 0, taken: 0, resetAt: 0, busy: false, waiting: [], lastUse: now, windowStart: now, windowCount: 0, rate: 0 }));
+  /** One hit seen on `s`: the rate window (for the headroom) and the idle clock. */
+  private seen(s: Slot, now: number) {
     const since = now - s.windowStart;
     if (since >= 1000) {
       s.rate = since < 2000 ? (s.windowCount * 1000) / since : 0;
@@ -99,11 +95,42 @@ class FlexibleWindowLimiter implements WindowLimiter {
     }
     s.windowCount++;
     s.lastUse = now;
-    if (s.tokens > 0 && !s.busy && now < s.resetAt) {
-      s.tokens--;
-      s.taken++;
-      return Promise.resolve({ allowed: true, remaining: Math.max(0, limit - (s.before + s.taken)), resetAt: s.resetAt, limit });
-    }
+  }
+
+  /**
+   * The hit admitted from the tokens held for window `id`, when they can answer it now; otherwise
+   * undefined, with nothing counted or changed (no slot created).
+   */
+  private fromTokens(id: string, limit: number, now: number): LimitResult | undefined {
+    const s = this.slots.get(id);
+    if (!s || s.tokens <= 0 || s.busy || now >= s.resetAt) return undefined;
+    this.seen(s, now);
+    s.tokens--;
+    s.taken++;
+    return { allowed: true, remaining: Math.max(0, limit - (s.before + s.taken)), resetAt: s.resetAt, limit };
+  }
+
+  /**
+   * hit() without a promise: with tokens reserved ahead (the lease on), the answer when they admit
+   * the hit at once (exactly when hit would, with the same bookkeeping), and the refusal for a limit
+   * <= 0; undefined, with nothing counted or changed, when Redis must answer (then call hit). Without
+   * the lease, always undefined.
+   */
+  hitNow(key: string, limit: number, windowMs: number): LimitResult | undefined {
+    if (!this.reserve) return undefined;
+    if (limit <= 0) return { allowed: false, remaining: 0, resetAt: Date.now() + windowMs, limit };
+    return this.fromTokens(`${limit}:${windowMs}:${key}`, limit, Date.now());
+  }
+
+  /** hit() through reserved tokens: one Redis call in flight per window key, later hits wait for the next. */
+  private leasedHit(key: string, limit: number, windowMs: number): Promise<LimitResult> {
+    const now = Date.now();
+    const id = `${limit}:${windowMs}:${key}`;
+    const taken = this.fromTokens(id, limit, now);
+    if (taken) return Promise.resolve(taken);
+    let s = this.slots.get(id);
+    if (!s) this.slots.set(id, (s = { key, limit, windowMs, tokens: 0, before: 0, taken: 0, resetAt: 0, busy: false, waiting: [], lastUse: now, windowStart: now, windowCount: 0, rate: 0 }));
+    this.seen(s, now);
     const slot = s;
     return new Promise((resolve, reject) => {
       slot.waiting.push((r) => (r instanceof Error ? reject(r) : resolve(r)));
