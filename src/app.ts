@@ -2,6 +2,7 @@
 // deadlines, open connections), request ids and logging (keys redacted, percent-encoded ones too),
 // the error envelope (400/404/405/408/500 and every ApiError), OpenAPI + local docs, then the routes.
 import crypto from 'node:crypto';
+import http from 'node:http';
 import Fastify, { type FastifyError, type FastifyReply } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -10,7 +11,8 @@ import { ApiError, errorBody } from './gateway/errors.ts';
 import { DEMO_PREFIX } from './gateway/demo.ts';
 import { bodyJson } from './gateway/engine-client.ts';
 import health, { invalidateHealth } from './routes/health.ts';
-import { holdsKey, redactKeys } from './gateway/redact.ts';
+import { redactKeys } from './gateway/redact.ts';
+import { requestIdOf } from './gateway/request-id.ts';
 import plans from './routes/plans.ts';
 import resolveEntity, { resolveEntityRoute } from './routes/v1/resolve-entity.ts';
 import explain, { explainRoute } from './routes/v1/explain.ts';
@@ -24,17 +26,14 @@ import { addExamples, addServiceExamples, openApiInfo } from './routes/openapi.t
 import { registerMetrics } from './gateway/metrics.ts';
 import { registerStandardHeaders } from './gateway/standard-headers.ts';
 import { lazyChildLogger } from './gateway/lazy-logger.ts';
+import { KeyedFastPath } from './gateway/fast-keyed.ts';
 
-const SAFE_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 /** C0 and C1 control characters and DEL: never part of a term, refused in every parameter. */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 export { redactKeys };
 
-/** The caller's X-Request-Id when it is short and printable (and not an API key, encoded or not), else a new id. */
-export function requestIdOf(header: string | string[] | undefined): string {
-  return typeof header === 'string' && SAFE_REQUEST_ID.test(header) && !holdsKey(header) ? header : crypto.randomUUID();
-}
+export { requestIdOf };
 
 /** The first parameter holding a control character, if any. */
 function controlCharParameter(values: Record<string, unknown> | undefined): string | undefined {
@@ -104,6 +103,11 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}) {
     ...(opts.logStream ? { stream: opts.logStream } : {}),
   };
   const limits = ctx.config.http;
+  // the keyed fast path (src/gateway/fast-keyed.ts): off where Fastify logs every request (info and
+  // below), where the engine is remote, and with KEYED_FAST_PATH=off
+  const requestLogs = opts.logger !== false && ['info', 'debug', 'trace'].includes(ctx.config.logLevel);
+  const fast = new KeyedFastPath(ctx, ctx.config.keyedFastPath && !requestLogs && typeof ctx.engine.callSync === 'function');
+  ctx.fastPath = fast;
   const app = Fastify({
     logger: opts.logger === false ? false : loggerOpts,
     // a client that sends its headers or its request too slowly is answered 408 and let go; the
@@ -119,6 +123,18 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}) {
     ajv: { customOptions: { coerceTypes: true, allErrors: false, removeAdditional: false } },
     // requests still arriving while the server closes are answered normally
     return503OnClosing: false,
+    // the HTTP/1 server as Fastify makes it (lib/server.js), with the keyed fast path in front of
+    // Fastify's routing: a request it does not answer goes to Fastify untouched
+    serverFactory: (handler, opts) => {
+      // Fastify passes its options with its defaults filled in
+      const o = opts as unknown as { http?: http.ServerOptions; keepAliveTimeout: number; requestTimeout: number; connectionTimeout: number; maxRequestsPerSocket: number };
+      const server = http.createServer(o.http ?? {}, fast.enabled ? (req, res) => fast.handle(req, res) || handler(req, res) : handler);
+      server.keepAliveTimeout = o.keepAliveTimeout;
+      server.requestTimeout = o.requestTimeout;
+      server.setTimeout(o.connectionTimeout);
+      if (o.maxRequestsPerSocket > 0) server.maxRequestsPerSocket = o.maxRequestsPerSocket;
+      return server;
+    },
     frameworkErrors: (error, request, reply) => {
       const id = requestIdOf(request.headers['x-request-id']);
       (reply as unknown as FastifyReply)

@@ -33,6 +33,8 @@ export interface Config {
   storeTimeoutMs: number;
   /** usage leases (src/store/lease.ts): most requests reserved ahead per block (0: off), and the per-process rate per key below which none are */
   usageLease: { maxBlock: number; minRate: number };
+  /** keyed fast path (src/gateway/fast-keyed.ts): repeated keyed 200s answered before Fastify's routing (KEYED_FAST_PATH, default on) */
+  keyedFastPath: boolean;
   demo: {
     enabled: boolean;
     perIpPerMinute: number;
@@ -173,6 +175,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     },
     storeTimeoutMs: intVar(env, 'STORE_TIMEOUT_MS', 2000, 100, 60_000),
     usageLease: { maxBlock: intVar(env, 'USAGE_LEASE_MAX_BLOCK', 500, 0, 1_000_000), minRate: intVar(env, 'USAGE_LEASE_MIN_RATE', 200, 1, 1_000_000) },
+    keyedFastPath: boolVar(env, 'KEYED_FAST_PATH', true),
     demo: {
       enabled: boolVar(env, 'DEMO_ENABLED', true),
       perIpPerMinute: intVar(env, 'DEMO_PER_IP_PER_MINUTE', 8, 1, 1_000_000),

@@ -4,6 +4,7 @@ import type { AccountStore, ApiKeyRecord, LimitResult, Plan, ResponseCache, Wind
 import type { AccountCache } from './accounts.ts';
 import type { EngineClient } from './engine-client.ts';
 import type { Metrics } from './metrics.ts';
+import type { KeyedFastPath } from './fast-keyed.ts';
 
 export interface GatewayContext {
   config: Config;
@@ -16,6 +17,8 @@ export interface GatewayContext {
   now: () => Date;
   /** Prometheus metrics of this gateway (set by registerMetrics when the app is built) */
   metrics?: Metrics;
+  /** the keyed fast path of this gateway (set when the app is built) */
+  fastPath?: KeyedFastPath;
 }
 
 export interface CallerAccount {

@@ -25,7 +25,7 @@ import { clientIp, ipBucket } from './client-address.ts';
 import { plansUrl } from './demo.ts';
 import { secondsOfMonth } from './standard-headers.ts';
 
-const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+export const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
 function storeDown(e: unknown): never {
   if (e instanceof ApiError) throw e;
@@ -62,6 +62,15 @@ class FailureWindows {
 }
 
 const authFailureWindows = new WeakMap<GatewayContext, FailureWindows>();
+
+/**
+ * Whether any address has failed to authenticate lately (its window is still held): while none
+ * has, no request needs its address looked at (the keyed fast path answers only then).
+ */
+export function authFailuresSeen(ctx: GatewayContext): boolean {
+  const w = authFailureWindows.get(ctx);
+  return w !== undefined && w.size > 0;
+}
 
 export function authenticate(ctx: GatewayContext) {
   let failures = authFailureWindows.get(ctx);
@@ -134,7 +143,7 @@ const epochSeconds = (ms: number) => Math.ceil(ms / 1000);
 
 /** The calendar month (UTC) holding `t` (epoch ms): kept until the clock leaves it, so a request builds no dates. */
 let month = { start: 0, end: -1, period: '' };
-function monthOf(t: number) {
+export function monthOf(t: number) {
   if (!(t >= month.start && t < month.end)) {
     const now = new Date(t);
     const b = monthBounds(now);
@@ -158,7 +167,7 @@ function minuteHeaders(reply: FastifyReply, r: { limit: number; remaining: numbe
 }
 
 /** The parts of a plan's quota headers that stay the same for a month (and a per-minute limit). */
-interface PlanHeaders {
+export interface PlanHeaders {
   monthStart: number;
   monthEnd: number;
   minuteLimit: number;
@@ -170,7 +179,7 @@ interface PlanHeaders {
 }
 const planHeaderCache = new WeakMap<Plan, PlanHeaders>();
 
-function planHeaders(plan: Plan, minuteLimit: number, nowMs: number): PlanHeaders {
+export function planHeaders(plan: Plan, minuteLimit: number, nowMs: number): PlanHeaders {
   let h = planHeaderCache.get(plan);
   if (!h || !(nowMs >= h.monthStart && nowMs < h.monthEnd) || h.minuteLimit !== minuteLimit) {
     const m = monthOf(nowMs);
@@ -258,7 +267,7 @@ async function monthRefused(ctx: GatewayContext, request: FastifyRequest, reply:
 
 /** The key's per-minute window name (`key:<id>`), kept beside the cached key record. */
 const windowKeys = new WeakMap<ApiKeyRecord, string>();
-function windowKey(rec: ApiKeyRecord): string {
+export function windowKey(rec: ApiKeyRecord): string {
   let k = windowKeys.get(rec);
   if (k === undefined) windowKeys.set(rec, (k = `key:${rec.id}`));
   return k;

@@ -96,23 +96,34 @@ function tokenMatches(header: string | undefined, token: string): boolean {
   return crypto.timingSafeEqual(a, b);
 }
 
+/**
+ * Each label set's series is kept (bounded by routes × methods × statuses) and updated in place, so
+ * a request costs no label hashing or validation in prom-client (see seriesOf).
+ */
+const answerSeries = new WeakMap<Metrics, { counters: Map<string, CounterSeries>; timers: Map<string, HistogramSeries> }>();
+
+/**
+ * One answered request in dis_http_requests_total and dis_http_request_duration_seconds: from the
+ * onResponse hook, and from the keyed fast path (fast-keyed.ts), which answers outside Fastify.
+ */
+export function answerCounted(m: Metrics, route: string, method: string, status: number, seconds: number) {
+  let s = answerSeries.get(m);
+  if (!s) answerSeries.set(m, (s = { counters: new Map(), timers: new Map() }));
+  const id = `${route} ${method} ${status}`;
+  let c = s.counters.get(id);
+  if (!c) s.counters.set(id, (c = new CounterSeries(m.requests, { route, method, status: String(status) })));
+  c.inc();
+  let t = s.timers.get(route);
+  if (!t) s.timers.set(route, (t = new HistogramSeries(m.latency, { route })));
+  t.observe(seconds);
+}
+
 /** Hooks on the root app (every route), the /metrics route when a token is set, the metrics port. */
 export function registerMetrics(app: FastifyInstance, ctx: GatewayContext) {
   const m = new Metrics();
   ctx.metrics = m;
-  // each label set's series is kept (bounded by routes × methods × statuses) and updated in place,
-  // so a request costs no label hashing or validation in prom-client (see seriesOf)
-  const counters = new Map<string, CounterSeries>();
-  const timers = new Map<string, HistogramSeries>();
   app.addHook('onResponse', (request, reply, done) => {
-    const route = request.routeOptions.url ?? 'unmatched';
-    const id = `${route} ${request.method} ${reply.statusCode}`;
-    let c = counters.get(id);
-    if (!c) counters.set(id, (c = new CounterSeries(m.requests, { route, method: request.method, status: String(reply.statusCode) })));
-    c.inc();
-    let t = timers.get(route);
-    if (!t) timers.set(route, (t = new HistogramSeries(m.latency, { route })));
-    t.observe(reply.elapsedTime / 1000);
+    answerCounted(m, request.routeOptions.url ?? 'unmatched', request.method, reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
   app.addHook('onError', (_request, _reply, err, done) => {

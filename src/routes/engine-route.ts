@@ -8,6 +8,7 @@ import { bodyJson, EngineUnavailableError, type EngineAnswer, type EngineOp, typ
 import type { GatewayContext } from '../gateway/context.ts';
 import { admit, authenticate, keyedHeaders, keyedStandardHeaders, refund } from '../gateway/keyed.ts';
 import { HistogramSeries, type Metrics } from '../gateway/metrics.ts';
+import type { FastRoute } from '../gateway/fast-keyed.ts';
 import { CACHE_HEADERS, ErrorBody, QUOTA_HEADERS, REQUEST_ID_HEADER, RETRY_HEADERS } from './schemas.ts';
 
 export interface EngineRouteDef {
@@ -131,6 +132,14 @@ export function matchesIfNoneMatch(header: string | undefined, etag: string): bo
  * public) and says whether If-None-Match names it, so the caller answers 304.
  */
 export function notModified(ctx: GatewayContext, request: FastifyRequest, reply: FastifyReply, op: EngineOp, params: EngineParams, result: EngineAnswer, demo: boolean): boolean {
+  const hash = tagHashOf(ctx, op, params, result);
+  const etag = demo ? `W/"${hash}"` : `"${hash}"`;
+  reply.header('etag', etag).header('cache-control', demo ? PUBLIC_CACHE : PRIVATE_CACHE);
+  const inm = request.headers['if-none-match'];
+  return inm !== undefined && matchesIfNoneMatch(inm, etag);
+}
+/** The ETag hash of a 200 engine answer (without quotes or W/). */
+function tagHashOf(ctx: GatewayContext, op: EngineOp, params: EngineParams, result: EngineAnswer): string {
   const version = result.version ?? ctx.engine.kbVersion ?? '';
   // a memoised answer is the same object for the same request (the engine's memo gives a new
   // object for any other variant of the terms), so its tag is kept beside it
@@ -138,10 +147,38 @@ export function notModified(ctx: GatewayContext, request: FastifyRequest, reply:
   if (tag === undefined || tag.version !== version || tag.op !== op) {
     answerTags.set(result, (tag = { version, op, hash: etagHash(version, op, params) }));
   }
-  const etag = demo ? `W/"${tag.hash}"` : `"${tag.hash}"`;
-  reply.header('etag', etag).header('cache-control', demo ? PUBLIC_CACHE : PRIVATE_CACHE);
-  const inm = request.headers['if-none-match'];
-  return inm !== undefined && matchesIfNoneMatch(inm, etag);
+  return tag.hash;
+}
+
+/**
+ * The keyed fast path's view of a request line this route answered 200 for (gateway/fast-keyed.ts):
+ * the engine is asked again each time (its memo answers), and only a 200 with its JSON at hand is
+ * given; anything else leaves the request to Fastify. The engine-latency histogram counts the call
+ * as the Fastify path does.
+ */
+function fastRoute(ctx: GatewayContext, def: EngineRouteDef, params: EngineParams): FastRoute {
+  const etags = new WeakMap<object, string>();
+  return {
+    route: def.path,
+    answer: () => {
+      const callSync = ctx.engine.callSync;
+      if (callSync === undefined) return undefined;
+      const t0 = ctx.metrics ? performance.now() : 0;
+      let result: EngineAnswer;
+      try {
+        result = callSync.call(ctx.engine, def.op, params);
+      } catch {
+        return undefined;
+      }
+      if (result.status !== 200) return undefined;
+      const bytes = bytesOf(result.body);
+      if (bytes === undefined) return undefined;
+      if (ctx.metrics) engineTimer(ctx.metrics, def.op, 200).observe((performance.now() - t0) / 1000);
+      let etag = etags.get(result);
+      if (etag === undefined) etags.set(result, (etag = `"${tagHashOf(ctx, def.op, params, result)}"`));
+      return { bytes, etag };
+    },
+  };
 }
 const answerTags = new WeakMap<object, { version: string; op: EngineOp; hash: string }>();
 const PUBLIC_CACHE = `public, max-age=${MAX_AGE_SECONDS}`;
@@ -227,6 +264,9 @@ export function registerKeyed(app: FastifyInstance, ctx: GatewayContext, def: En
       if (notMod) return reply.code(304).send();
       const bytes = bytesOf(result.body);
       if (bytes === undefined) return sendEngineResult(reply, request, result);
+      // a later identical request line may be answered before Fastify's routing (fast-keyed.ts)
+      const fast = ctx.fastPath;
+      if (fast !== undefined && fast.enabled && !fast.has(request.raw.url!)) fast.remember(request.raw.url!, fastRoute(ctx, def, params));
       reply.header('content-type', JSON_TYPE);
       return bytes;
     },

@@ -1,0 +1,159 @@
+// The keyed fast path (issue 14): a keyed GET that Fastify has already answered 200 for the very
+// same request line is answered again before Fastify's routing, from node:http's own request
+// event, when every answer it needs is at hand in this process:
+//   - the URL (path and query, byte for byte) is one a keyed engine route answered 200 before, so
+//     routing, the control-character and repeated-parameter checks and schema validation would
+//     give the same outcome again (they read nothing but the URL); its engine parameters are kept;
+//   - the key and its plan are in the account cache and fresh (the same 1 s as the Fastify path);
+//   - no address has failed to authenticate lately (the Fastify path would look at this one's);
+//   - the engine runs in this process and answers 200 at once (callSync, its memo);
+//   - the per-minute limiter admits without a promise (in-memory windows, or Redis tokens held);
+//   - the monthly count is admitted without a promise (a usage lease's block in hand);
+//   - request logging is off at the configured level (LOG_LEVEL warn or above): at info, every
+//     request goes through Fastify, which logs it.
+// Anything else is handed to Fastify untouched, before anything is counted (a minute hit taken
+// when the month then needs the store is given back first): refusals (401, 429), errors, 304s with
+// a changed tag, misses (404), HEAD and every other method, demo routes. The answer is the one the
+// Fastify path gives, header for header in the same order (test/gateway/fast-keyed.test.ts compares
+// them): the quota headers, ETag, Cache-Control, nosniff, RateLimit-Policy and RateLimit, and the
+// body bytes the engine's memo holds, or a 304 when If-None-Match names the tag. It is counted in
+// dis_http_requests_total and the latency histogram like any answer.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { GatewayContext } from './context.ts';
+import { authFailuresSeen, BEARER, monthOf, planHeaders, windowKey } from './keyed.ts';
+import { hashKey } from './keys.ts';
+import { requestIdOf } from './request-id.ts';
+import { answerCounted } from './metrics.ts';
+
+/** The engine's 200 for a remembered request, as the Fastify path would send it. */
+export interface FastAnswer {
+  /** the JSON body */
+  bytes: Buffer;
+  /** the strong ETag, quoted */
+  etag: string;
+}
+
+/** A request line a keyed engine route answered 200 for. */
+export interface FastRoute {
+  /** the route pattern (for metrics), e.g. /v1/entity/:id */
+  route: string;
+  /** the engine's answer now, or undefined when it is not a 200 at hand (then Fastify answers) */
+  answer(): FastAnswer | undefined;
+}
+
+/** Request lines remembered at most; when full, the memo starts again. */
+export const FAST_PATH_ENTRIES = 10_000;
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const PRIVATE_CACHE = 'private, max-age=3600';
+
+/** Weak comparison of If-None-Match (a list of tags, or *) with a strong tag, as the Fastify path does. */
+function matches(header: string, etag: string): boolean {
+  if (header === etag) return true;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
+}
+
+export class KeyedFastPath {
+  private readonly routes = new Map<string, FastRoute>();
+  /** answers given here (for tests and diagnostics) */
+  answered = 0;
+
+  constructor(
+    private readonly ctx: GatewayContext,
+    /** false: remember nothing, answer nothing (KEYED_FAST_PATH=off, or request logging on) */
+    readonly enabled: boolean,
+  ) {}
+
+  /** Request lines remembered now. */
+  get size() {
+    return this.routes.size;
+  }
+
+  has(url: string) {
+    return this.routes.has(url);
+  }
+
+  /** Remembers a request line a keyed engine route answered 200 for. */
+  remember(url: string, route: FastRoute) {
+    if (!this.enabled) return;
+    if (this.routes.size >= FAST_PATH_ENTRIES) this.routes.clear();
+    this.routes.set(url, route);
+  }
+
+  forget() {
+    this.routes.clear();
+  }
+
+  /** Answers the request and returns true, or returns false having changed nothing (Fastify answers). */
+  handle(req: IncomingMessage, res: ServerResponse): boolean {
+    if (req.method !== 'GET') return false;
+    const r = this.routes.get(req.url!);
+    if (r === undefined) return false;
+    const ctx = this.ctx;
+    const t0 = ctx.metrics ? performance.now() : 0;
+    const headers = req.headers;
+    const authorization = headers.authorization;
+    if (authorization === undefined || authFailuresSeen(ctx)) return false;
+    const m = BEARER.exec(authorization);
+    if (m === null) return false;
+    const clock = Date.now();
+    const rec = ctx.accounts.peekKey(hashKey(m[1]!), clock);
+    if (!rec || rec.status !== 'active') return false;
+    const plan = ctx.accounts.peekPlan(rec.plan, clock);
+    if (!plan) return false;
+    const lim = ctx.limiter;
+    const store = ctx.store;
+    if (lim.hitNow === undefined || store.consumeMonthlyNow === undefined) return false;
+    const answer = r.answer();
+    if (answer === undefined) return false;
+    const period = monthOf(ctx.now().getTime()).period;
+    const wkey = windowKey(rec);
+    const minute = lim.hitNow(wkey, plan.per_minute_limit, 60_000);
+    if (minute === undefined || !minute.allowed) return false;
+    const month = store.consumeMonthlyNow(rec.id, period, plan.monthly_limit);
+    if (month === undefined || !month.admitted) {
+      // the store must answer (or refuse): Fastify does it all again, so the minute goes back
+      void lim.refund(wkey, plan.per_minute_limit, 60_000);
+      return false;
+    }
+    ctx.accounts.touch(rec.id);
+    const nowMs = ctx.now().getTime();
+    const h = planHeaders(plan, minute.limit, nowMs);
+    const remaining = Math.max(0, plan.monthly_limit - month.used);
+    const minuteReset = Math.ceil(minute.resetAt / 1000);
+    const nowS = Math.ceil(nowMs / 1000);
+    const minuteRemaining = String(minute.remaining);
+    const remainingS = String(remaining);
+    const inm = headers['if-none-match'];
+    const status = inm !== undefined && matches(inm, answer.etag) ? 304 : 200;
+    // the names, values and order of the Fastify path's answer (keyedHeaders, notModified,
+    // keyedStandardHeaders, then content-type and content-length for a 200)
+    const out = [
+      'x-request-id', requestIdOf(headers['x-request-id']),
+      'x-ratelimit-minute-limit', h.minuteLimitS,
+      'x-ratelimit-minute-remaining', minuteRemaining,
+      'x-ratelimit-minute-reset', String(minuteReset),
+      'x-ratelimit-plan', plan.name,
+      'x-ratelimit-limit', h.limit,
+      'x-ratelimit-remaining', remainingS,
+      'x-ratelimit-reset', h.resetS,
+      'etag', answer.etag,
+      'cache-control', PRIVATE_CACHE,
+      'x-content-type-options', 'nosniff',
+      'ratelimit-policy', h.policy,
+      'ratelimit', `"monthly";r=${remainingS};t=${Math.max(0, h.reset - nowS)}, "minute";r=${minuteRemaining};t=${Math.max(0, minuteReset - nowS)}`,
+    ];
+    if (status === 200) {
+      out.push('content-type', JSON_TYPE, 'content-length', String(answer.bytes.length));
+      res.writeHead(200, out);
+      res.end(answer.bytes);
+    } else {
+      res.writeHead(304, out);
+      res.end();
+    }
+    this.answered++;
+    if (ctx.metrics) answerCounted(ctx.metrics, r.route, 'GET', status, (performance.now() - t0) / 1000);
+    return true;
+  }
+}

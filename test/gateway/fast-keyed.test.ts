@@ -1,0 +1,292 @@
+// The keyed fast path (src/gateway/fast-keyed.ts) over real HTTP on the embedded default (SQLite,
+// in-memory limiter): a repeated keyed request answered before Fastify's routing gives the answer
+// the Fastify path gives (header for header, in order, and the same body), is metered exactly,
+// and leaves every refusal, error and other method to Fastify. Leases reserve ahead only above
+// USAGE_LEASE_MIN_RATE requests per second, so these tests set it to 1 and drive a few hundred
+// requests over a second or two until the fast path answers.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { buildTestApp, sleep } from '../helper.ts';
+
+interface Answer {
+  status: number;
+  /** raw header names and values, in the order sent */
+  raw: [string, string][];
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+  /** true when the fast path answered it */
+  fast: boolean;
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+
+async function started(env: Record<string, string> = {}) {
+  const t = await buildTestApp({ env: { USAGE_LEASE_MIN_RATE: '1', AUTH_FAILURES_PER_IP_PER_MINUTE: '1000000', ...env } });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const port = (t.app.server.address() as AddressInfo).port;
+  const fast = t.ctx.fastPath!;
+  const get = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
+    new Promise<Answer>((resolve, reject) => {
+      const before = fast.answered;
+      const req = http.request({ host: '127.0.0.1', port, path, method, headers, agent }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const raw: [string, string][] = [];
+          for (let i = 0; i < res.rawHeaders.length; i += 2) raw.push([res.rawHeaders[i]!, res.rawHeaders[i + 1]!]);
+          resolve({ status: res.statusCode!, raw, headers: res.headers, body: Buffer.concat(chunks), fast: fast.answered > before });
+        });
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  return { ...t, port, fast, get };
+}
+
+/** Sends `path` until the fast path answers it (a lease block held), at most `ms`; returns the last Fastify answer and the first fast one. */
+async function untilFast(get: (p: string, h?: Record<string, string>) => Promise<Answer>, path: string, headers: Record<string, string>, ms = 5000) {
+  const end = Date.now() + ms;
+  let slow: Answer | undefined;
+  while (Date.now() < end) {
+    const a = await get(path, headers);
+    assert.equal(a.status, 200, a.body.toString());
+    if (a.fast) return { slow: slow!, fast: a };
+    slow = a;
+  }
+  throw new Error(`the fast path never answered ${path} within ${ms} ms`);
+}
+
+/** Header values that differ between two answers for a reason: the counts, the clock. */
+const VARYING = new Set(['x-ratelimit-minute-remaining', 'x-ratelimit-remaining', 'x-ratelimit-minute-reset', 'ratelimit', 'date']);
+
+function sameShape(slow: Answer, fast: Answer) {
+  assert.deepEqual(fast.raw.map(([k]) => k), slow.raw.map(([k]) => k), 'the same header names in the same order');
+  for (let i = 0; i < slow.raw.length; i++) {
+    const [k, v] = slow.raw[i]!;
+    if (!VARYING.has(k.toLowerCase())) assert.equal(fast.raw[i]![1], v, `header ${k}`);
+  }
+  assert.ok(slow.body.equals(fast.body), 'the same body bytes');
+  // the counts: each answer one lower than the one before it
+  assert.equal(Number(fast.headers['x-ratelimit-remaining']), Number(slow.headers['x-ratelimit-remaining']) - 1);
+  assert.equal(Number(fast.headers['x-ratelimit-minute-remaining']), Number(slow.headers['x-ratelimit-minute-remaining']) - 1);
+  const r = /^"monthly";r=(\d+);t=(\d+), "minute";r=(\d+);t=(\d+)$/.exec(String(fast.headers.ratelimit));
+  assert.ok(r, `RateLimit header: ${fast.headers.ratelimit}`);
+  assert.equal(r[1], fast.headers['x-ratelimit-remaining']);
+  assert.equal(r[3], fast.headers['x-ratelimit-minute-remaining']);
+  assert.ok(Number(r[4]) <= 60);
+}
+
+test('a repeated keyed request is answered by the fast path with the Fastify answer, header for header', async () => {
+  const t = await started();
+  try {
+    assert.equal(t.fast.enabled, true);
+    await t.ctx.store.upsertPlan({ name: 'roomy', monthly_limit: 1_000_000, per_minute_limit: 100_000 });
+    const { auth } = await t.createKey('roomy');
+    for (const path of ['/v1/resolve-entity?q=merlot', '/v1/resolve-entity?q=islay%20single%20malt&limit=3', '/v1/explain?q=rioja', '/v1/pair?q=pinot%20noir']) {
+      const headers = { ...auth, 'x-request-id': 'fast-path-test-1' };
+      const { slow, fast } = await untilFast(t.get, path, headers);
+      sameShape(slow, fast);
+      assert.equal(fast.headers['x-request-id'], 'fast-path-test-1');
+      assert.equal(fast.headers['content-type'], 'application/json; charset=utf-8');
+      assert.equal(Number(fast.headers['content-length']), fast.body.length);
+      // a new id where the caller gave none (or an unsafe one), as Fastify's genReqId
+      const own = await t.get(path, auth);
+      assert.match(String(own.headers['x-request-id']), /^[0-9a-f-]{36}$/);
+      const unsafe = await t.get(path, { ...auth, 'x-request-id': 'a b' });
+      assert.match(String(unsafe.headers['x-request-id']), /^[0-9a-f-]{36}$/);
+    }
+    // the path-parameter route too
+    const resolved = JSON.parse((await t.get('/v1/resolve-entity?q=merlot', auth)).body.toString());
+    const id = resolved.matches[0].entity_id;
+    const { slow, fast } = await untilFast(t.get, `/v1/entities/${id}`, auth);
+    assert.equal(fast.headers['x-request-id'] === slow.headers['x-request-id'], false);
+    sameShape({ ...slow, raw: slow.raw.filter(([k]) => k !== 'x-request-id') }, { ...fast, raw: fast.raw.filter(([k]) => k !== 'x-request-id') });
+  } finally {
+    await t.close();
+  }
+});
+
+test('If-None-Match with the current tag: a 304 from the fast path, counted, with the headers of the Fastify 304', async () => {
+  const t = await started();
+  try {
+    await t.ctx.store.upsertPlan({ name: 'roomy', monthly_limit: 1_000_000, per_minute_limit: 100_000 });
+    const { auth } = await t.createKey('roomy');
+    const path = '/v1/resolve-entity?q=chardonnay';
+    const { fast: first } = await untilFast(t.get, path, auth);
+    const etag = String(first.headers.etag);
+    const h = { ...auth, 'if-none-match': etag, 'x-request-id': 'inm-1' };
+    let slow: Answer | undefined;
+    let fast: Answer | undefined;
+    for (let i = 0; i < 2000 && !fast; i++) {
+      const a = await t.get(path, h);
+      assert.equal(a.status, 304);
+      assert.equal(a.body.length, 0);
+      if (a.fast) fast = a;
+      else slow = a;
+    }
+    assert.ok(fast, 'the fast path answered a 304');
+    // (the Fastify 304 is compared below, with KEYED_FAST_PATH off on a second app)
+    void slow;
+    assert.equal(fast.headers.etag, etag);
+    assert.equal(fast.headers['content-type'], undefined);
+    // counted: the next answer's remaining is lower
+    const after = await t.get(path, auth);
+    assert.ok(Number(after.headers['x-ratelimit-remaining']) < Number(fast.headers['x-ratelimit-remaining']));
+    // a tag that does not match: a 200 with the body
+    const other = await t.get(path, { ...auth, 'if-none-match': '"something-else"' });
+    assert.equal(other.status, 200);
+    assert.ok(other.body.length > 0);
+  } finally {
+    await t.close();
+  }
+
+  // the same 304 from Fastify (fast path off): the same header names in the same order
+  const off = await started({ KEYED_FAST_PATH: 'off' });
+  const on = await started();
+  try {
+    assert.equal(off.fast.enabled, false);
+    const path = '/v1/resolve-entity?q=chardonnay';
+    await off.ctx.store.upsertPlan({ name: 'roomy', monthly_limit: 1_000_000, per_minute_limit: 100_000 });
+    await on.ctx.store.upsertPlan({ name: 'roomy', monthly_limit: 1_000_000, per_minute_limit: 100_000 });
+    const k1 = await off.createKey('roomy');
+    const k2 = await on.createKey('roomy');
+    const { fast } = await untilFast(on.get, path, k2.auth);
+    const inmFast = await (async () => {
+      for (let i = 0; i < 2000; i++) {
+        const a = await on.get(path, { ...k2.auth, 'if-none-match': String(fast.headers.etag), 'x-request-id': 'inm-2' });
+        if (a.fast) return a;
+      }
+      throw new Error('no fast 304');
+    })();
+    const inmSlow = await off.get(path, { ...k1.auth, 'if-none-match': String(fast.headers.etag), 'x-request-id': 'inm-2' });
+    assert.equal(inmSlow.status, 304);
+    assert.equal(inmSlow.fast, false);
+    assert.deepEqual(inmFast.raw.map(([k]) => k), inmSlow.raw.map(([k]) => k));
+    for (const [k, v] of inmSlow.raw) if (!VARYING.has(k.toLowerCase()) && k !== 'x-ratelimit-plan') assert.equal(inmFast.headers[k.toLowerCase()], v, k);
+  } finally {
+    await off.close();
+    await on.close();
+  }
+});
+
+test('metering through the fast path is exact: the monthly allowance and the per-minute limit', async () => {
+  const t = await started();
+  try {
+    await t.ctx.store.upsertPlan({ name: 'month2000', monthly_limit: 2000, per_minute_limit: 100_000 });
+    const { id, auth } = await t.createKey('month2000');
+    const path = '/v1/resolve-entity?q=pinot%20noir';
+    let ok = 0;
+    let fastOk = 0;
+    const refused: string[] = [];
+    // sequential until the fast path answers (a block held), then a concurrent burst past the end
+    let sent = 0;
+    const end = Date.now() + 5000;
+    while (fastOk === 0 && Date.now() < end && sent < 1500) {
+      const a = await t.get(path, auth);
+      sent++;
+      if (a.status === 200) ok++;
+      if (a.fast) fastOk++;
+    }
+    const burst = await Promise.all(Array.from({ length: 2200 - sent }, () => t.get(path, auth)));
+    for (const a of burst) {
+      if (a.status === 200) {
+        ok++;
+        if (a.fast) fastOk++;
+      } else refused.push(JSON.parse(a.body.toString()).error.code);
+    }
+    assert.equal(ok, 2000, 'exactly the allowance admitted');
+    assert.ok(fastOk > 0, 'some were answered by the fast path');
+    assert.equal(refused.length, 200);
+    assert.deepEqual([...new Set(refused)], ['QUOTA_EXCEEDED']);
+    // the stored count: what was admitted (blocks handed back on close are not counted)
+    await sleep(50);
+    const held = (t.ctx.store as unknown as { held?: () => { free: number }[] }).held?.() ?? [];
+    const used = await t.ctx.store.getMonthly(id, new Date().toISOString().slice(0, 7));
+    assert.equal(used - held.reduce((n, b) => n + b.free, 0), 2000);
+
+    // per minute: 1,500 a minute, never more
+    await t.ctx.store.upsertPlan({ name: 'minute1500', monthly_limit: 1_000_000, per_minute_limit: 1500 });
+    const m = await t.createKey('minute1500');
+    let admitted = 0;
+    let fastAdmitted = 0;
+    const codes = new Set<string>();
+    for (let i = 0; i < 1700; i++) {
+      const a = await t.get('/v1/resolve-entity?q=rioja', m.auth);
+      if (a.status === 200) {
+        admitted++;
+        if (a.fast) fastAdmitted++;
+      } else codes.add(JSON.parse(a.body.toString()).error.code);
+    }
+    // the minute window may turn over once during the loop: then up to twice the limit
+    assert.ok(admitted === 1500 || (admitted > 1500 && admitted <= 1700), `admitted ${admitted}`);
+    assert.deepEqual([...codes], admitted < 1700 ? ['RATE_LIMITED'] : []);
+    assert.ok(fastAdmitted > 0);
+  } finally {
+    await t.close();
+  }
+});
+
+test('refusals go to Fastify: an unknown, malformed or revoked key, a missing header, HEAD, another query', async () => {
+  const t = await started({ KEY_CACHE_TTL_MS: '100' });
+  try {
+    await t.ctx.store.upsertPlan({ name: 'roomy', monthly_limit: 1_000_000, per_minute_limit: 100_000 });
+    const { id, auth } = await t.createKey('roomy');
+    const path = '/v1/resolve-entity?q=merlot';
+    await untilFast(t.get, path, auth);
+    const before = t.fast.answered;
+    const unknown = await t.get(path, { authorization: 'Bearer dis_live_0000000000000000000000000000000000000000' });
+    assert.equal(unknown.status, 401);
+    assert.match(String(unknown.headers['www-authenticate']), /invalid_token/);
+    assert.equal((await t.get(path, { authorization: 'Basic abc' })).status, 401);
+    assert.equal((await t.get(path)).status, 401);
+    const head = await t.get(path, auth, 'HEAD');
+    assert.equal(head.status, 200);
+    assert.equal(head.fast, false);
+    assert.equal((await t.get('/v1/resolve-entity?limit=2&q=merlot', auth)).fast, false);
+    assert.equal((await t.get('/demo/v1/resolve-entity?q=merlot')).fast, false);
+    assert.equal(t.fast.answered, before, 'none of these answered by the fast path');
+    // a revoked key is refused once the account cache lets go of it (KEY_CACHE_TTL_MS)
+    await t.ctx.store.setKeyStatus(id, 'revoked');
+    await sleep(150);
+    const revoked = await t.get(path, auth);
+    assert.equal(revoked.status, 401);
+    assert.match(JSON.parse(revoked.body.toString()).error.message, /revoked/);
+  } finally {
+    await t.close();
+  }
+});
+
+test('counted in dis_http_requests_total like any answer; off at LOG_LEVEL=info, where Fastify logs each request', async () => {
+  const t = await started();
+  try {
+    await t.ctx.store.upsertPlan({ name: 'roomy', monthly_limit: 1_000_000, per_minute_limit: 100_000 });
+    const { auth } = await t.createKey('roomy');
+    const path = '/v1/resolve-entity?q=champagne';
+    let n = 0;
+    const end = Date.now() + 5000;
+    while (t.fast.answered < 20 && Date.now() < end) {
+      await t.get(path, auth);
+      n++;
+    }
+    assert.ok(t.fast.answered >= 20);
+    const text = await t.ctx.metrics!.registry.metrics();
+    const line = text.split('\n').find((l) => l.startsWith('dis_http_requests_total{') && l.includes('route="/v1/resolve-entity"') && l.includes('status="200"'));
+    assert.ok(line, text);
+    assert.equal(Number(line.split(' ').pop()), n);
+    const count = text.split('\n').find((l) => l.startsWith('dis_http_request_duration_seconds_count{route="/v1/resolve-entity"}'));
+    assert.equal(Number(count!.split(' ').pop()), n);
+  } finally {
+    await t.close();
+  }
+  const lines: string[] = [];
+  const { Writable } = await import('node:stream');
+  const stream = new Writable({ write(c, _e, cb) { lines.push(String(c)); cb(); } });
+  const logged = await buildTestApp({ logStream: stream, env: { USAGE_LEASE_MIN_RATE: '1' } });
+  try {
+    assert.equal(logged.ctx.fastPath!.enabled, false);
+  } finally {
+    await logged.close();
+  }
+});
