@@ -54,22 +54,27 @@ class FailureWindows {
     return { allowed: w.count < limit, resetAt: w.resetAt };
   }
 
+  /** Until when (epoch ms) some address may be refused: the latest end of a window that reached the limit. */
+  blockedUntil = 0;
+
   hit(bucket: string, limit: number, now: number) {
     let w = this.windows.get(bucket);
     if (!w || w.resetAt <= now) this.windows.set(bucket, (w = { count: 0, resetAt: now + FAILURE_WINDOW_MS }));
     if (w.count < limit) w.count++;
+    if (w.count >= limit && w.resetAt > this.blockedUntil) this.blockedUntil = w.resetAt;
   }
 }
 
 const authFailureWindows = new WeakMap<GatewayContext, FailureWindows>();
 
 /**
- * Whether any address has failed to authenticate lately (its window is still held): while none
- * has, no request needs its address looked at (the keyed fast path answers only then).
+ * Whether some address may be refused for its failed authentications now (one reached the limit in
+ * a window that has not ended). While none may, the address check lets every request through, so
+ * the keyed fast path (fast-keyed.ts), which does not look at addresses, answers only then.
  */
-export function authFailuresSeen(ctx: GatewayContext): boolean {
+export function authFailuresSeen(ctx: GatewayContext, now = Date.now()): boolean {
   const w = authFailureWindows.get(ctx);
-  return w !== undefined && w.size > 0;
+  return w !== undefined && now < w.blockedUntil;
 }
 
 export function authenticate(ctx: GatewayContext) {

@@ -290,3 +290,26 @@ test('counted in dis_http_requests_total like any answer; off at LOG_LEVEL=info,
     await logged.close();
   }
 });
+
+test('an address refused for failed authentications is refused on the fast path too; failures below the limit leave it on', async () => {
+  const t = await started({ AUTH_FAILURES_PER_IP_PER_MINUTE: '4' });
+  try {
+    await t.ctx.store.upsertPlan({ name: 'roomy', monthly_limit: 1_000_000, per_minute_limit: 100_000 });
+    const { auth } = await t.createKey('roomy');
+    const path = '/v1/resolve-entity?q=guinness';
+    await untilFast(t.get, path, auth);
+    const bad = { authorization: 'Bearer dis_live_0000000000000000000000000000000000000000' };
+    for (let i = 0; i < 3; i++) assert.equal((await t.get(path, bad)).status, 401);
+    // three failures of four: this address is not refused, and the fast path still answers
+    const still = await untilFast(t.get, path, auth);
+    assert.equal(still.fast.status, 200);
+    assert.equal((await t.get(path, bad)).status, 401);
+    // the fourth: every authentication from this address is refused for the rest of the minute
+    const refused = await t.get(path, auth);
+    assert.equal(refused.status, 429);
+    assert.equal(refused.fast, false);
+    assert.equal(JSON.parse(refused.body.toString()).error.code, 'RATE_LIMITED');
+  } finally {
+    await t.close();
+  }
+});
