@@ -6,6 +6,10 @@
 //   - a bare Fastify handler with the same bytes (bench/bare-fastify.mjs);
 //   - a bare Fastify handler with the same body and every header of the keyed answer
 //     (bench/bare-fastify-headers.mjs): the same bytes on the wire as keyed, none of our work;
+//   - a bare node:http handler with the same body and every header of the keyed answer
+//     (bench/bare-http-headers.mjs): the same bytes again, without a framework;
+//   - keyed on the embedded default with the keyed fast path off (KEYED_FAST_PATH=false: every
+//     request through Fastify), to show what the fast path (src/gateway/fast-keyed.ts) saves;
 //   - keyed on PostgreSQL + Redis, one process (gateway CPU; the CPU of our database's PostgreSQL
 //     backends and of a private redis-server is reported separately).
 // wrk rotates 8 queries (a Lua script) and sends the same Authorization header to every server.
@@ -94,8 +98,12 @@ try {
   const http = await start([path.join(ROOT, 'bench/bare-http.mjs')], { BARE_BODIES: bodiesFile }, paths[0]!);
   const fastify = await start([path.join(ROOT, 'bench/bare-fastify.mjs')], { BARE_BODIES: bodiesFile }, paths[0]!);
   const fastifyHeaders = await start([path.join(ROOT, 'bench/bare-fastify-headers.mjs')], { BARE_BODIES: bodiesFile, BARE_HEADERS: headersFile }, paths[0]!);
+  const httpHeaders = await start([path.join(ROOT, 'bench/bare-http-headers.mjs')], { BARE_BODIES: bodiesFile, BARE_HEADERS: headersFile }, paths[0]!);
+  const keyedSlow = await start([path.join(ROOT, 'dist/server.mjs')], { ...sqliteEnv, KEYED_FAST_PATH: 'false' }, '/health');
   for (const p of paths) {
-    for (const s of [http, fastify, fastifyHeaders]) {
+    const slow = await fetch(`http://127.0.0.1:${keyedSlow.port}${p}`, { headers: { authorization: `Bearer ${sqliteKey}` } });
+    if ((await slow.text()) !== bodies[p]) throw new Error(`keyed with the fast path off does not answer the same bytes for ${p}`);
+    for (const s of [http, fastify, fastifyHeaders, httpHeaders]) {
       const got = await (await fetch(`http://127.0.0.1:${s.port}${p}`)).text();
       if (got !== bodies[p]) throw new Error(`bare server on ${s.port} does not answer the same bytes for ${p}`);
     }
@@ -106,6 +114,8 @@ try {
     { name: 'bare Fastify (same bytes)', port: fastify.port, pid: fastify.p.pid! },
     { name: 'bare Fastify + keyed headers', port: fastifyHeaders.port, pid: fastifyHeaders.p.pid! },
     { name: 'keyed, embedded (SQLite)', port: keyed.port, pid: keyed.p.pid! },
+    { name: 'bare node:http + keyed headers', port: httpHeaders.port, pid: httpHeaders.p.pid! },
+    { name: 'keyed, embedded, fast path off', port: keyedSlow.port, pid: keyedSlow.p.pid! },
   ];
 
   let pgKeyed: { port: number; pid: number; redisPid: number } | null = null;
@@ -171,12 +181,19 @@ try {
   const f = med(configs[1]!.name, (r) => r.cpuUsPerReq);
   const fh = med(configs[2]!.name, (r) => r.cpuUsPerReq);
   const k = med(configs[3]!.name, (r) => r.cpuUsPerReq);
+  const hh = med(configs[4]!.name, (r) => r.cpuUsPerReq);
+  const slowK = med(configs[5]!.name, (r) => r.cpuUsPerReq);
+  console.log(
+    `\nthe keyed answer's headers on bare node:http: ${(hh - h).toFixed(1)} µs/req (ratio ${(h / hh).toFixed(2)}: the ceiling of any node:http server writing these bytes); ` +
+      `embedded keyed ${k.toFixed(1)} µs against ${slowK.toFixed(1)} µs with the fast path off (${(k / slowK).toFixed(2)}×); ours beyond bare node:http with the same headers: ${(k - hh).toFixed(1)} µs.`,
+  );
   console.log(
     `\nembedded keyed: ${(k - h).toFixed(1)} µs/req above bare node:http, of which bare Fastify accounts for ${(f - h).toFixed(1)} µs (${((100 * (f - h)) / (k - h)).toFixed(0)}%), ` +
       `the keyed answer's headers on bare Fastify for ${(fh - f).toFixed(1)} µs (${((100 * (fh - f)) / (k - h)).toFixed(0)}%); ours beyond Fastify with the same bytes: ${(k - fh).toFixed(1)} µs.`,
   );
   const p99 = (n: string) => med(n, (r) => r.p99ms);
-  console.log(`p99 keyed ÷ p99 bare node:http: embedded ${(p99(configs[3]!.name) / p99(configs[0]!.name)).toFixed(2)}${withPg ? `, PostgreSQL+Redis ${(p99(configs[4]!.name) / p99(configs[0]!.name)).toFixed(2)}` : ''} (target <= 2)`);
+  const pgName = 'keyed, PostgreSQL+Redis (1 process)';
+  console.log(`p99 keyed ÷ p99 bare node:http: embedded ${(p99(configs[3]!.name) / p99(configs[0]!.name)).toFixed(2)}${withPg ? `, PostgreSQL+Redis ${(p99(pgName) / p99(configs[0]!.name)).toFixed(2)}` : ''} (target <= 2)`);
   console.log(`targets (ratio of CPU per request): embedded >= 0.75; PostgreSQL+Redis (gateway only) >= 0.5.`);
   console.log(`start-up to first healthy answer (embedded): ${keyed.startupMs.toFixed(0)} ms; resident memory after start-up: ${rss.toFixed(0)} MB.`);
   console.log(`note: wrk (1 thread) shares the machine's ${os.cpus().length} cores with the servers; req/s and p99 move with the machine's load, CPU per request far less.`);

@@ -36,6 +36,11 @@ export interface EngineClient {
   call(op: EngineOp, params: EngineParams): Promise<EngineAnswer>;
   /** call() without a promise, where the engine is in this process (the keyed request path uses it) */
   callSync?(op: EngineOp, params: EngineParams): EngineAnswer;
+  /**
+   * callSync for one request asked again and again (the keyed fast path): the memo key is built
+   * once, and each call answers as callSync(op, params) would.
+   */
+  prepareSync?(op: EngineOp, params: EngineParams): () => EngineAnswer;
   health(): Promise<EngineHealth>;
   close(): Promise<void>;
 }
@@ -104,7 +109,11 @@ export class EngineRunner {
   }
 
   run(op: EngineOp, p: EngineParams): EngineResult {
-    const key = EngineRunner.memoKey(op, p);
+    return this.runKeyed(EngineRunner.memoKey(op, p), op, p);
+  }
+
+  /** run() with its memo key already built (EngineRunner.memoKey(op, p)). */
+  runKeyed(key: string, op: EngineOp, p: EngineParams): EngineResult {
     const hit = this.memo.get(key);
     if (hit) {
       if (hit.q === p.q && hit.left === p.left && hit.right === p.right) return hit.result;
@@ -167,6 +176,10 @@ export class InProcessEngineClient implements EngineClient {
   }
   callSync(op: EngineOp, params: EngineParams): EngineAnswer {
     return this.runner.run(op, params);
+  }
+  prepareSync(op: EngineOp, params: EngineParams): () => EngineAnswer {
+    const key = EngineRunner.memoKey(op, params);
+    return () => this.runner.runKeyed(key, op, params);
   }
   async health(): Promise<EngineHealth> {
     return { ok: true, kb_version: this.engine.version };

@@ -92,8 +92,28 @@ export class KeyedFastPath {
     if (r === undefined) return false;
     const ctx = this.ctx;
     const t0 = ctx.metrics ? performance.now() : 0;
-    const headers = req.headers;
-    const authorization = headers.authorization;
+    // the three headers read here, from the raw list (Node's header object is not built); a
+    // repeated one is left to Fastify, which reads Node's object
+    const raw = req.rawHeaders;
+    let authorization: string | undefined;
+    let inm: string | undefined;
+    let requestId: string | undefined;
+    for (let i = 0; i < raw.length; i += 2) {
+      const name = raw[i]!;
+      const n = name.length;
+      if (n === 13) {
+        if (name.toLowerCase() === 'authorization') {
+          if (authorization !== undefined) return false;
+          authorization = raw[i + 1];
+        } else if (name.toLowerCase() === 'if-none-match') {
+          if (inm !== undefined) return false;
+          inm = raw[i + 1];
+        }
+      } else if (n === 12 && name.toLowerCase() === 'x-request-id') {
+        if (requestId !== undefined) return false;
+        requestId = raw[i + 1];
+      }
+    }
     if (authorization === undefined || authFailuresSeen(ctx)) return false;
     const m = BEARER.exec(authorization);
     if (m === null) return false;
@@ -123,29 +143,24 @@ export class KeyedFastPath {
     const remaining = Math.max(0, plan.monthly_limit - month.used);
     const minuteReset = Math.ceil(minute.resetAt / 1000);
     const nowS = Math.ceil(nowMs / 1000);
-    const minuteRemaining = String(minute.remaining);
-    const remainingS = String(remaining);
-    const inm = headers['if-none-match'];
     const status = inm !== undefined && matches(inm, answer.etag) ? 304 : 200;
     // the names, values and order of the Fastify path's answer (keyedHeaders, notModified,
-    // keyedStandardHeaders, then content-type and content-length for a 200)
-    const out = [
-      'x-request-id', requestIdOf(headers['x-request-id']),
-      'x-ratelimit-minute-limit', h.minuteLimitS,
-      'x-ratelimit-minute-remaining', minuteRemaining,
-      'x-ratelimit-minute-reset', String(minuteReset),
-      'x-ratelimit-plan', plan.name,
-      'x-ratelimit-limit', h.limit,
-      'x-ratelimit-remaining', remainingS,
-      'x-ratelimit-reset', h.resetS,
-      'etag', answer.etag,
-      'cache-control', PRIVATE_CACHE,
-      'x-content-type-options', 'nosniff',
-      'ratelimit-policy', h.policy,
-      'ratelimit', `"monthly";r=${remainingS};t=${Math.max(0, h.reset - nowS)}, "minute";r=${minuteRemaining};t=${Math.max(0, minuteReset - nowS)}`,
-    ];
+    // keyedStandardHeaders, then content-type and content-length for a 200); writeHead reads the
+    // list at once and keeps none of it, so one list serves every request
+    const out = status === 200 ? OUT_200 : OUT_304;
+    out[1] = requestIdOf(requestId);
+    out[3] = h.minuteLimitS;
+    out[5] = '' + minute.remaining;
+    out[7] = '' + minuteReset;
+    out[9] = plan.name;
+    out[11] = h.limit;
+    out[13] = '' + remaining;
+    out[15] = h.resetS;
+    out[17] = answer.etag;
+    out[23] = h.policy;
+    out[25] = '"monthly";r=' + remaining + ';t=' + Math.max(0, h.reset - nowS) + ', "minute";r=' + minute.remaining + ';t=' + Math.max(0, minuteReset - nowS);
     if (status === 200) {
-      out.push('content-type', JSON_TYPE, 'content-length', String(answer.bytes.length));
+      out[29] = '' + answer.bytes.length;
       res.writeHead(200, out);
       res.end(answer.bytes);
     } else {
@@ -157,3 +172,30 @@ export class KeyedFastPath {
     return true;
   }
 }
+
+const HEADER_NAMES = [
+  'x-request-id',
+  'x-ratelimit-minute-limit',
+  'x-ratelimit-minute-remaining',
+  'x-ratelimit-minute-reset',
+  'x-ratelimit-plan',
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+  'etag',
+  'cache-control',
+  'x-content-type-options',
+  'ratelimit-policy',
+  'ratelimit',
+];
+/** [name, value, name, value, …] with the constant values in place (the rest set per answer). */
+function headerList(extra: string[]): string[] {
+  const out: string[] = [];
+  for (const n of [...HEADER_NAMES, ...extra]) out.push(n, '');
+  out[out.indexOf('cache-control') + 1] = PRIVATE_CACHE;
+  out[out.indexOf('x-content-type-options') + 1] = 'nosniff';
+  if (extra.length) out[out.indexOf('content-type') + 1] = JSON_TYPE;
+  return out;
+}
+const OUT_200 = headerList(['content-type', 'content-length']);
+const OUT_304 = headerList([]);

@@ -8,7 +8,7 @@ import { bodyJson, EngineUnavailableError, type EngineAnswer, type EngineOp, typ
 import type { GatewayContext } from '../gateway/context.ts';
 import { admit, authenticate, keyedHeaders, keyedStandardHeaders, refund } from '../gateway/keyed.ts';
 import { HistogramSeries, type Metrics } from '../gateway/metrics.ts';
-import type { FastRoute } from '../gateway/fast-keyed.ts';
+import type { FastAnswer, FastRoute } from '../gateway/fast-keyed.ts';
 import { CACHE_HEADERS, ErrorBody, QUOTA_HEADERS, REQUEST_ID_HEADER, RETRY_HEADERS } from './schemas.ts';
 
 export interface EngineRouteDef {
@@ -156,27 +156,29 @@ function tagHashOf(ctx: GatewayContext, op: EngineOp, params: EngineParams, resu
  * given; anything else leaves the request to Fastify. The engine-latency histogram counts the call
  * as the Fastify path does.
  */
-function fastRoute(ctx: GatewayContext, def: EngineRouteDef, params: EngineParams): FastRoute {
-  const etags = new WeakMap<object, string>();
+function fastRoute(ctx: GatewayContext, def: EngineRouteDef, params: EngineParams): FastRoute | undefined {
+  const engine = ctx.engine;
+  const call = engine.prepareSync?.(def.op, params);
+  if (call === undefined) return undefined;
+  let last: { result: EngineAnswer; answer: FastAnswer } | undefined;
   return {
     route: def.path,
     answer: () => {
-      const callSync = ctx.engine.callSync;
-      if (callSync === undefined) return undefined;
       const t0 = ctx.metrics ? performance.now() : 0;
       let result: EngineAnswer;
       try {
-        result = callSync.call(ctx.engine, def.op, params);
+        result = call();
       } catch {
         return undefined;
       }
+      if (ctx.metrics) engineTimer(ctx.metrics, def.op, result.status).observe((performance.now() - t0) / 1000);
+      // the memo gives the same answer object while it keeps it: its bytes and tag are kept too
+      if (last !== undefined && last.result === result) return last.answer;
       if (result.status !== 200) return undefined;
       const bytes = bytesOf(result.body);
       if (bytes === undefined) return undefined;
-      if (ctx.metrics) engineTimer(ctx.metrics, def.op, 200).observe((performance.now() - t0) / 1000);
-      let etag = etags.get(result);
-      if (etag === undefined) etags.set(result, (etag = `"${tagHashOf(ctx, def.op, params, result)}"`));
-      return { bytes, etag };
+      last = { result, answer: { bytes, etag: `"${tagHashOf(ctx, def.op, params, result)}"` } };
+      return last.answer;
     },
   };
 }
@@ -266,7 +268,10 @@ export function registerKeyed(app: FastifyInstance, ctx: GatewayContext, def: En
       if (bytes === undefined) return sendEngineResult(reply, request, result);
       // a later identical request line may be answered before Fastify's routing (fast-keyed.ts)
       const fast = ctx.fastPath;
-      if (fast !== undefined && fast.enabled && !fast.has(request.raw.url!)) fast.remember(request.raw.url!, fastRoute(ctx, def, params));
+      if (fast !== undefined && fast.enabled && !fast.has(request.raw.url!)) {
+        const r = fastRoute(ctx, def, params);
+        if (r !== undefined) fast.remember(request.raw.url!, r);
+      }
       reply.header('content-type', JSON_TYPE);
       return bytes;
     },
