@@ -107,15 +107,21 @@ const answerSeries = new WeakMap<Metrics, { counters: Map<string, CounterSeries>
  * onResponse hook, and from the keyed fast path (fast-keyed.ts), which answers outside Fastify.
  */
 export function answerCounted(m: Metrics, route: string, method: string, status: number, seconds: number) {
+  const s = answerSeriesOf(m, route, method, status);
+  s.counter.inc();
+  s.timer.observe(seconds);
+}
+
+/** The two series an answer of this route, method and status updates (kept; see answerCounted). */
+export function answerSeriesOf(m: Metrics, route: string, method: string, status: number): { counter: CounterSeries; timer: HistogramSeries } {
   let s = answerSeries.get(m);
   if (!s) answerSeries.set(m, (s = { counters: new Map(), timers: new Map() }));
   const id = `${route} ${method} ${status}`;
   let c = s.counters.get(id);
   if (!c) s.counters.set(id, (c = new CounterSeries(m.requests, { route, method, status: String(status) })));
-  c.inc();
   let t = s.timers.get(route);
   if (!t) s.timers.set(route, (t = new HistogramSeries(m.latency, { route })));
-  t.observe(seconds);
+  return { counter: c, timer: t };
 }
 
 /** Hooks on the root app (every route), the /metrics route when a token is set, the metrics port. */

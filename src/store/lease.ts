@@ -219,6 +219,17 @@ export class LeasedAccountStore implements AccountStore {
    * The request served from the block held for `id` at `limit`, when there is one that can serve it
    * now; otherwise undefined, with nothing counted or changed.
    */
+  /** Lease ids (key id and month) by key id, kept so a request builds no string (bounded). */
+  private readonly ids = new Map<string, { period: string; id: string }>();
+  private leaseId(keyId: string, period: string): string {
+    const c = this.ids.get(keyId);
+    if (c !== undefined && c.period === period) return c.id;
+    if (this.ids.size >= 100_000) this.ids.clear();
+    const id = `${keyId}\u0000${period}`;
+    this.ids.set(keyId, { period, id });
+    return id;
+  }
+
   private fromBlock(id: string, limit: number, now: number): ConsumeResult | undefined {
     const l = this.leases.get(id);
     if (!l || l.limit !== limit || l.busy || !this.live(l, now)) return undefined;
@@ -234,12 +245,12 @@ export class LeasedAccountStore implements AccountStore {
    * or changed, when the store must answer (then call consumeMonthly).
    */
   consumeMonthlyNow(keyId: string, period: string, limit: number): ConsumeResult | undefined {
-    return this.fromBlock(`${keyId}\u0000${period}`, limit, Date.now());
+    return this.fromBlock(this.leaseId(keyId, period), limit, Date.now());
   }
 
   consumeMonthly(keyId: string, period: string, limit: number): Promise<ConsumeResult> {
     const now = Date.now();
-    const id = `${keyId}\u0000${period}`;
+    const id = this.leaseId(keyId, period);
     const served = this.fromBlock(id, limit, now);
     if (served) return Promise.resolve(served);
     let l = this.leases.get(id);

@@ -364,8 +364,15 @@ export class MemoryWindowLimiter implements WindowLimiter {
     return this.windows.size;
   }
 
+  /** Window ids by key, kept so a hit builds no string (bounded). */
+  private readonly ids = new Map<string, { limit: number; windowMs: number; id: string }>();
   private id(key: string, limit: number, windowMs: number) {
-    return `${limit}:${windowMs}:${key}`;
+    const c = this.ids.get(key);
+    if (c !== undefined && c.limit === limit && c.windowMs === windowMs) return c.id;
+    if (this.ids.size >= 100_000) this.ids.clear();
+    const id = `${limit}:${windowMs}:${key}`;
+    this.ids.set(key, { limit, windowMs, id });
+    return id;
   }
 
   private live(id: string, now: number) {
