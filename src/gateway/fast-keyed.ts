@@ -19,6 +19,7 @@
 // body bytes the engine's memo holds, or a 304 when If-None-Match names the tag. It is counted in
 // dis_http_requests_total and the latency histogram like any answer.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { GatewayContext } from './context.ts';
 import { authFailuresSeen, BEARER, monthOf, planHeaders, windowKey } from './keyed.ts';
 import { hashKey } from './keys.ts';
@@ -59,6 +60,14 @@ interface Entry {
   /** the request-count and latency series of its 200s and 304s (made on first use) */
   series: [ReturnType<typeof answerSeriesOf> | undefined, ReturnType<typeof answerSeriesOf> | undefined];
 }
+
+/**
+ * The key hash of the Authorization header last seen on each open connection: a client that sends
+ * the same header on a kept-alive connection costs one SHA-256 per connection, not per request.
+ * The header is compared whole; it is held only while the connection is open (a WeakMap on the
+ * socket) and never written anywhere.
+ */
+const connectionKeys = new WeakMap<Socket, { header: string; hash: string }>();
 
 export class KeyedFastPath {
   private readonly routes = new Map<string, Entry>();
@@ -123,10 +132,18 @@ export class KeyedFastPath {
       }
     }
     if (authorization === undefined || authFailuresSeen(ctx)) return false;
-    const m = BEARER.exec(authorization);
-    if (m === null) return false;
+    const socket = req.socket;
+    const seen = connectionKeys.get(socket);
+    let hash: string;
+    if (seen !== undefined && seen.header === authorization) hash = seen.hash;
+    else {
+      const m = BEARER.exec(authorization);
+      if (m === null) return false;
+      hash = hashKey(m[1]!);
+      connectionKeys.set(socket, { header: authorization, hash });
+    }
     const clock = Date.now();
-    const rec = ctx.accounts.peekKey(hashKey(m[1]!), clock);
+    const rec = ctx.accounts.peekKey(hash, clock);
     if (!rec || rec.status !== 'active') return false;
     const plan = ctx.accounts.peekPlan(rec.plan, clock);
     if (!plan) return false;

@@ -60,24 +60,28 @@ export class HistogramSeries {
   private map: SeriesMap | undefined;
   private entry: SeriesMap[string] | undefined;
   private readonly bounds: number[];
+  /** each bound as the property name prom-client's bucketValues holds it under (String(bound)) */
+  private readonly keys: string[];
   constructor(private readonly histogram: Histogram<string>, private readonly labels: Record<string, string>) {
     this.bounds = ((histogram as unknown as { upperBounds?: number[] }).upperBounds ?? []).slice();
+    this.keys = this.bounds.map(String);
   }
 
   observe(v: number) {
     const e = this.entry;
     if (e !== undefined && this.map === mapOf(this.histogram) && e.bucketValues && Number.isFinite(v)) {
-      // as prom-client's observe: the first bound >= v gets the count (none beyond the last: +Inf is the count)
-      let b = -1;
-      for (let i = 0; i < this.bounds.length; i++) {
-        if (v <= this.bounds[i]!) {
-          b = this.bounds[i]!;
+      // as prom-client's observe: the first bound >= v gets the count (none beyond the last: +Inf is
+      // the count); the bucket looked up by its kept name (no number-to-string per observation)
+      const bounds = this.bounds;
+      for (let i = 0; i < bounds.length; i++) {
+        if (v <= bounds[i]!) {
+          const k = this.keys[i]!;
+          if (Object.prototype.hasOwnProperty.call(e.bucketValues, k)) e.bucketValues[k]! += 1;
           break;
         }
       }
       e.sum! += v;
       e.count! += 1;
-      if (Object.prototype.hasOwnProperty.call(e.bucketValues, b)) e.bucketValues[b]! += 1;
       return;
     }
     this.histogram.observe(this.labels, v);
