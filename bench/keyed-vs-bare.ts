@@ -17,8 +17,9 @@
 // run in alternated order. Throughput and p99 are printed too, but on this shared 2-core machine
 // they move far more than CPU per request does. Prints figures, never pass/fail.
 // BENCH_SECONDS (default 5) per run; BENCH_SKIP_PG=1 skips the PostgreSQL + Redis case;
-// BENCH_PROFILE=1 adds a profiled run of the embedded keyed server (V8 CPU profiler started after
-// warm-up, bench/lib/cpu-profile-probe.mjs) and prints its top frames by self time.
+// BENCH_PROFILE=1 adds profiled runs of the embedded keyed server, with the keyed fast path on and
+// off (V8 CPU profiler started after warm-up, bench/lib/cpu-profile-probe.mjs), and prints their top
+// frames by self time.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -201,10 +202,15 @@ try {
   if (process.env.BENCH_PROFILE === '1') {
     const file = path.join(dir, 'keyed.cpuprofile');
     const probe = path.join(ROOT, 'bench/lib/cpu-profile-probe.mjs');
-    const s = await start(['--import', probe, path.join(ROOT, 'dist/server.mjs')], { ...sqliteEnv, CPU_PROFILE_FILE: file }, '/health');
-    const summary = await profileUnderLoad(s, file, seconds, { header: auth, script }, Number(process.env.BENCH_PROFILE_TOP ?? 25));
-    if (!summary) console.log('profile: none written');
-    else console.log(`\nprofile of the embedded keyed server over one ${seconds} s run (self time, top frames):\n${summary}`);
+    // the keyed fast path on (the default), then off (every request through Fastify): before/after
+    for (const [label, env] of [['fast path on', {}], ['fast path off (KEYED_FAST_PATH=false)', { KEYED_FAST_PATH: 'false' }]] as const) {
+      fs.rmSync(file, { force: true });
+      const s = await start(['--import', probe, path.join(ROOT, 'dist/server.mjs')], { ...sqliteEnv, ...env, CPU_PROFILE_FILE: file }, '/health');
+      const summary = await profileUnderLoad(s, file, seconds, { header: auth, script }, Number(process.env.BENCH_PROFILE_TOP ?? 25));
+      if (!summary) console.log('profile: none written');
+      else console.log(`\nprofile of the embedded keyed server, ${label}, over one ${seconds} s run (self time, top frames):\n${summary}`);
+      s.p.kill();
+    }
   }
 } finally {
   for (const p of procs) p.kill();

@@ -8,7 +8,7 @@
 //
 // Block size: the requests waiting now are always reserved exactly (min(waiting, left)); headroom
 // beyond them is taken only for a key this process serves at >= minRate requests per second (over
-// the last full second), and is min(maxBlock, rate × horizon, floor((left − waiting) / (k × live
+// the last full 250 ms window), and is min(maxBlock, rate × horizon, floor((left − waiting) / (k × live
 // holders))): it shrinks with what is left and is 0 near the end, so the last requests are counted
 // one transaction at a time. Below minRate a key is counted exactly as before: one transaction per
 // event-loop turn, nothing reserved ahead.
@@ -49,7 +49,7 @@ export interface LeaseOptions {
   share: number;
   /** refused while other processes hold open blocks: one retry after this long */
   retryMs: number;
-  /** the request rate is measured over windows of this length (default 1000 ms) */
+  /** the request rate is measured over windows of this length (default 250 ms) */
   rateWindowMs?: number;
   /** this process's holder id (default host:pid:random) */
   holder?: string;
@@ -205,7 +205,7 @@ export class LeasedAccountStore implements AccountStore {
   /** One request seen on `l`: the rate window (for the headroom) and the idle clock. */
   private seen(l: Lease, now: number) {
     const since = now - l.windowStart;
-    const w = this.opts.rateWindowMs ?? 1000;
+    const w = this.opts.rateWindowMs ?? 250;
     if (since >= w) {
       l.rate = since < 2 * w ? (l.windowCount * 1000) / since : 0;
       l.windowStart = now;

@@ -30,6 +30,8 @@ export interface WindowLeaseOptions {
   horizonMs: number;
   idleMs: number;
   share: number;
+  /** the hit rate is measured over windows of this length (default 250 ms) */
+  rateWindowMs?: number;
 }
 
 export const DEFAULT_WINDOW_LEASE: WindowLeaseOptions = { minRate: 200, maxChunk: 100, horizonMs: 100, idleMs: 200, share: 2 };
@@ -88,8 +90,9 @@ class FlexibleWindowLimiter implements WindowLimiter {
   /** One hit seen on `s`: the rate window (for the headroom) and the idle clock. */
   private seen(s: Slot, now: number) {
     const since = now - s.windowStart;
-    if (since >= 1000) {
-      s.rate = since < 2000 ? (s.windowCount * 1000) / since : 0;
+    const w = this.lease.rateWindowMs ?? 250;
+    if (since >= w) {
+      s.rate = since < 2 * w ? (s.windowCount * 1000) / since : 0;
       s.windowStart = now;
       s.windowCount = 0;
     }
