@@ -247,6 +247,13 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}) {
     return errorBody('NOT_FOUND', `No endpoint at ${path}. See /docs for the API.`, request.id);
   });
 
+  // once the server starts closing, Fastify answers every request (with Connection: close, so
+  // kept-alive clients let go and the close completes)
+  app.addHook('preClose', (done) => {
+    fast.closing = true;
+    done();
+  });
+
   registerMetrics(app, ctx);
   registerStandardHeaders(app, ctx.now);
   await app.register(swagger, { openapi: openApiInfo(ctx) });

@@ -7,17 +7,21 @@
 //   - the key and its plan are in the account cache and fresh (the same 1 s as the Fastify path);
 //   - no address has failed to authenticate lately (the Fastify path would look at this one's);
 //   - the engine runs in this process and answers 200 at once (callSync, its memo);
-//   - the per-minute limiter admits without a promise (in-memory windows, or Redis tokens held);
-//   - the monthly count is admitted without a promise (a usage lease's block in hand);
+//   - the monthly count is admitted without a promise (a usage lease's block in hand), then the
+//     per-minute limiter admits without a promise (in-memory windows, or Redis tokens held);
 //   - request logging is off at the configured level (LOG_LEVEL warn or above): at info, every
 //     request goes through Fastify, which logs it.
-// Anything else is handed to Fastify untouched, before anything is counted (a minute hit taken
-// when the month then needs the store is given back first): refusals (401, 429), errors, 304s with
-// a changed tag, misses (404), HEAD and every other method, demo routes. The answer is the one the
-// Fastify path gives, header for header in the same order (test/gateway/fast-keyed.test.ts compares
-// them): the quota headers, ETag, Cache-Control, nosniff, RateLimit-Policy and RateLimit, and the
-// body bytes the engine's memo holds, or a 304 when If-None-Match names the tag. It is counted in
-// dis_http_requests_total and the latency histogram like any answer.
+// Anything else is handed to Fastify: before anything is counted, or with what was taken given
+// back at once (a month taken from the block when the minute or the engine then sends the request
+// on goes back into the block, synchronously), so Fastify counts it exactly once. That covers
+// refusals (401, 429), errors, 304s with a changed tag, misses (404), HEAD and every other method,
+// demo routes, and every request once the server starts closing (Fastify then answers with
+// Connection: close, so kept-alive clients let go). The answer is the one the Fastify path gives,
+// header for header in the same order (test/gateway/fast-keyed.test.ts compares them): the quota
+// headers, ETag, Cache-Control, nosniff, RateLimit-Policy and RateLimit, and the body bytes the
+// engine's memo holds, or a 304 when If-None-Match names the tag. It is counted in
+// dis_http_requests_total and the latency histogram like any answer, and its engine call in the
+// engine-latency histogram (only for answers given here).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { GatewayContext } from './context.ts';
@@ -38,8 +42,13 @@ export interface FastAnswer {
 export interface FastRoute {
   /** the route pattern (for metrics), e.g. /v1/entity/:id */
   route: string;
-  /** the engine's answer now, or undefined when it is not a 200 at hand (then Fastify answers) */
+  /**
+   * the engine's answer now (its memo), or undefined when it is not a 200 at hand (then Fastify
+   * answers); records nothing
+   */
   answer(): FastAnswer | undefined;
+  /** records the engine call of an answer the fast path gave (the engine-latency histogram), seconds */
+  answered(engineSeconds: number): void;
 }
 
 /** Request lines remembered at most; when full, the memo starts again. */
@@ -73,6 +82,8 @@ export class KeyedFastPath {
   private readonly routes = new Map<string, Entry>();
   /** answers given here (for tests and diagnostics) */
   answered = 0;
+  /** set when the server starts closing: from then on Fastify answers (with Connection: close) */
+  closing = false;
 
   constructor(
     private readonly ctx: GatewayContext,
@@ -131,7 +142,7 @@ export class KeyedFastPath {
         requestId = raw[i + 1];
       }
     }
-    if (authorization === undefined || authFailuresSeen(ctx)) return false;
+    if (authorization === undefined || this.closing || authFailuresSeen(ctx)) return false;
     const socket = req.socket;
     const seen = connectionKeys.get(socket);
     let hash: string;
@@ -150,18 +161,27 @@ export class KeyedFastPath {
     const lim = ctx.limiter;
     const store = ctx.store;
     if (lim.hitNow === undefined || store.consumeMonthlyNow === undefined) return false;
-    const answer = r.answer();
-    if (answer === undefined) return false;
+    // the month first: a key without a lease block (below USAGE_LEASE_MIN_RATE) goes to Fastify
+    // having touched nothing; a month taken here goes back at once (into the block) if the minute
+    // or the engine then sends the request to Fastify, which counts it again
     const period = monthOf(ctx.now().getTime()).period;
+    const month = store.consumeMonthlyNow(rec.id, period, plan.monthly_limit);
+    // (a refusal counted nothing: Fastify refuses it with the full 429)
+    if (month === undefined || !month.admitted) return false;
     const wkey = windowKey(rec);
     const minute = lim.hitNow(wkey, plan.per_minute_limit, 60_000);
-    if (minute === undefined || !minute.allowed) return false;
-    const month = store.consumeMonthlyNow(rec.id, period, plan.monthly_limit);
-    if (month === undefined || !month.admitted) {
-      // the store must answer (or refuse): Fastify does it all again, so the minute goes back
+    if (minute === undefined || !minute.allowed) {
+      void store.refundMonthly(rec.id, period);
+      return false;
+    }
+    const te = metrics ? performance.now() : 0;
+    const answer = r.answer();
+    if (answer === undefined) {
+      void store.refundMonthly(rec.id, period);
       void lim.refund(wkey, plan.per_minute_limit, 60_000);
       return false;
     }
+    if (metrics) r.answered((performance.now() - te) / 1000);
     ctx.accounts.touch(rec.id);
     // the clock read after the minute window answered (as admit() does): `t` never exceeds 60
     const nowMs = ctx.now().getTime();

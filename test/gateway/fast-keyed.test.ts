@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildTestApp, sleep } from '../helper.ts';
+import { flushRedis, redisUrl } from '../services.ts';
 
 interface Answer {
   status: number;
@@ -216,20 +217,31 @@ test('metering through the fast path is exact: the monthly allowance and the per
     let fastAdmitted = 0;
     let refusedInRow = 0;
     const codes = new Set<string>();
+    // admitted per minute window (named by its reset time), and each window's remaining counts
+    const perWindow = new Map<string, number[]>();
     for (let i = 0; i < 9000 && refusedInRow < 50; i++) {
       const a = await t.get('/v1/resolve-entity?q=rioja', m.auth);
       if (a.status === 200) {
         admitted++;
         refusedInRow = 0;
         if (a.fast) fastAdmitted++;
+        const w = String(a.headers['x-ratelimit-minute-reset']);
+        perWindow.set(w, [...(perWindow.get(w) ?? []), Number(a.headers['x-ratelimit-minute-remaining'])]);
       } else {
         refusedInRow++;
         codes.add(JSON.parse(a.body.toString()).error.code);
       }
     }
-    // the minute window may turn over once during the loop: then up to twice the limit
-    assert.ok(admitted === 4000 || (admitted > 4000 && admitted <= 8000), `admitted ${admitted}`);
     assert.deepEqual([...codes], ['RATE_LIMITED']);
+    // no window admits more than 4,000, and each admitted answer in a window is one lower: no
+    // request counted twice or left out, whichever path answered it
+    for (const [w, rem] of perWindow) {
+      assert.ok(rem.length <= 4000, `window ${w}: ${rem.length} admitted`);
+      for (let i = 1; i < rem.length; i++) assert.equal(rem[i], rem[i - 1]! - 1, `window ${w}, answer ${i}`);
+    }
+    // the loop ended on refusals: the window it ended in was used up exactly
+    const last = [...perWindow.values()].at(-1)!;
+    assert.equal(last.at(-1), 0);
     assert.ok(fastAdmitted > 0, 'some admitted by the fast path');
   } finally {
     await t.close();
@@ -363,5 +375,115 @@ test('one kept-alive connection carrying different keys: each request is answere
     assert.ok(seen.some((s) => s.fast && s.plan === 'plan-a') && seen.some((s) => s.fast && s.plan === 'plan-b'), 'both keys answered by the fast path on the one connection');
   } finally {
     await t.close();
+  }
+});
+
+test('engine calls are counted once per answer, whichever path gives it', async () => {
+  const t = await started();
+  try {
+    await t.ctx.store.upsertPlan({ name: 'roomy', monthly_limit: 1_000_000, per_minute_limit: 100_000 });
+    const { auth } = await t.createKey('roomy');
+    const path = '/v1/resolve-entity?q=cabernet%20sauvignon';
+    const count = async () => {
+      const text = await t.ctx.metrics!.registry.metrics();
+      const line = text.split('\n').find((l) => l.startsWith('dis_engine_call_duration_seconds_count{') && l.includes('op="resolve-entity"') && l.includes('outcome="200"'));
+      return line ? Number(line.split(' ').pop()) : 0;
+    };
+    // slow at first (no lease block: every request through Fastify), then the fast path
+    let n = 0;
+    const end = Date.now() + 5000;
+    while (t.fast.answered < 50 && Date.now() < end) {
+      await t.get(path, auth);
+      n++;
+    }
+    assert.ok(t.fast.answered >= 50);
+    assert.ok(n > t.fast.answered, 'some went through Fastify');
+    assert.equal(await count(), n);
+  } finally {
+    await t.close();
+  }
+});
+
+test('closing: from the start of close() Fastify answers every request, with Connection: close, and the close completes', async () => {
+  const net = await import('node:net');
+  const t = await started();
+  await t.ctx.store.upsertPlan({ name: 'roomy', monthly_limit: 1_000_000, per_minute_limit: 100_000 });
+  const { auth } = await t.createKey('roomy');
+  const path = '/v1/resolve-entity?q=merlot';
+  await untilFast(t.get, path, auth);
+  agent.destroy();
+  // a request held in flight across the start of close() (so its connection is not idle and stays
+  // open), then more requests on the same connection: the server's request listener is wrapped
+  // to hold the one marked X-Hold for 300 ms before it reaches the gateway
+  const server = t.app.server;
+  const [listener] = server.listeners('request') as ((req: http.IncomingMessage, res: http.ServerResponse) => void)[];
+  server.removeAllListeners('request');
+  server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (req.headers['x-hold']) setTimeout(() => listener!(req, res), 300);
+    else listener!(req, res);
+  });
+  const sock = net.connect(t.port, '127.0.0.1');
+  let data = '';
+  sock.on('data', (c) => (data += c));
+  sock.on('error', () => undefined);
+  const one = (extra = '') => `GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth.authorization}\r\n${extra}\r\n`;
+  try {
+    sock.write(one('X-Hold: 1\r\n'));
+    await sleep(50);
+    let closed = false;
+    const closing = t.app.close().then(() => (closed = true));
+    const before = t.fast.answered;
+    await sleep(400);
+    for (let i = 0; i < 4 && !sock.destroyed; i++) {
+      sock.write(one());
+      await sleep(50);
+    }
+    await Promise.race([closing, sleep(3000)]);
+    const connections = data.split('\r\n').filter((l) => /^connection:/i.test(l)).map((l) => l.toLowerCase());
+    assert.equal(t.fast.answered, before, 'no fast answer once close() began');
+    assert.ok(connections.length >= 1, data);
+    assert.deepEqual([...new Set(connections)], ['connection: close']);
+    assert.equal(closed, true, 'the close completed');
+  } finally {
+    sock.destroy();
+    await t.close().catch(() => undefined);
+  }
+});
+
+test('on Redis (minute tokens) and a lease block: the fast path answers, exactly as Fastify, and the minute limit holds', async () => {
+  const REDIS_URL = redisUrl(9); // this file's own Redis database index
+  await flushRedis(REDIS_URL);
+  const t = await started({ REDIS_URL });
+  try {
+    assert.equal(t.ctx.limiter.kind, 'redis');
+    await t.ctx.store.upsertPlan({ name: 'roomy', monthly_limit: 1_000_000, per_minute_limit: 100_000 });
+    const { auth } = await t.createKey('roomy');
+    const path = '/v1/resolve-entity?q=rioja';
+    const { slow, fast } = await untilFast(t.get, path, { ...auth, 'x-request-id': 'redis-1' });
+    sameShape(slow, fast);
+    // a minute limit on Redis: never more than it within one window, whichever path answers
+    await t.ctx.store.upsertPlan({ name: 'minute3000', monthly_limit: 1_000_000, per_minute_limit: 3000 });
+    const m = await t.createKey('minute3000');
+    const perWindow = new Map<string, number>();
+    let fastAdmitted = 0;
+    let refusedInRow = 0;
+    for (let i = 0; i < 8000 && refusedInRow < 50; i++) {
+      const a = await t.get(path, m.auth);
+      if (a.status === 200) {
+        refusedInRow = 0;
+        if (a.fast) fastAdmitted++;
+        const w = String(a.headers['x-ratelimit-minute-reset']);
+        perWindow.set(w, (perWindow.get(w) ?? 0) + 1);
+      } else {
+        refusedInRow++;
+        assert.equal(JSON.parse(a.body.toString()).error.code, 'RATE_LIMITED');
+      }
+    }
+    assert.ok(fastAdmitted > 0, 'the fast path answered from Redis tokens');
+    for (const [w, n] of perWindow) assert.ok(n <= 3000, `window ${w}: ${n} admitted`);
+    assert.ok(refusedInRow >= 50, 'the limit was reached');
+  } finally {
+    await t.close();
+    await flushRedis(REDIS_URL);
   }
 });
