@@ -19,6 +19,25 @@
 // go back into the local block. When a reservation cannot admit all waiting requests while other
 // processes hold open blocks, the refused ones are retried once after retryMs (their blocks are
 // handed back when idle), so a burst that ends is admitted exactly up to the allowance.
+//
+// Prefetch: when a block falls to its low-water mark (free <= prefetchAt × the headroom last
+// granted, at least 1) and the key still qualifies for headroom (rate >= minRate, not retired or
+// closing, more than PREFETCH_DAY_MARGIN_MS before the UTC day's end, not about to age out), the next
+// block is reserved in the background (need 0, the usual headroom, capped so that the process holds
+// at most maxBlock unserved). That reservation is `prefetching`, not `busy`: requests keep being
+// served from the free remainder while it is in flight, and only those that find the block empty
+// wait for it (as they wait for a reservation). Its grant is added to the block, which keeps one
+// count, one day row and one hand-back: grants counted on different UTC days are never merged (a
+// grant whose day differs from the block's still-unserved remainder goes straight back). Nothing
+// else changes: the stored count is still served + reserved, and a hand-back returns everything
+// unserved (the old remainder and the prefetched grant). A prefetch that fails or gets nothing
+// fails no request: the remainder is still served, the next request that finds the block empty
+// makes a normal reservation (with its error handling), and no prefetch is tried for retryMs.
+//
+// `used` (the quota headers) with overlapping grants: the stored count read at this process's
+// latest grant (normal or prefetched), less this process's unserved requests at that moment, plus
+// those served since. limit − used is therefore never more than was free then (this process's
+// block plus what the store had not counted); other processes' blocks count as used.
 import os from 'node:os';
 import crypto from 'node:crypto';
 import {
@@ -53,6 +72,8 @@ export interface LeaseOptions {
   rateWindowMs?: number;
   /** this process's holder id (default host:pid:random) */
   holder?: string;
+  /** the next block is reserved in the background once free <= this × the headroom last granted (default 0.25; 0: no prefetch) */
+  prefetchAt?: number;
 }
 
 export const DEFAULT_LEASE_OPTIONS: LeaseOptions = { maxBlock: 500, minRate: 200, horizonMs: 250, idleMs: 500, maxAgeMs: 5000, share: 2, retryMs: 750 };
@@ -78,7 +99,13 @@ class Lease {
   lastUse = 0;
   /** this holder has an open usage_leases row for the block */
   open = false;
+  /** a reservation that requests wait for (or a hand-back) is in flight: the block serves nothing */
   busy = false;
+  /** a background reservation (prefetch) is in flight: the block keeps serving its free requests */
+  prefetching = false;
+  /** a prefetch starts when free falls to this (0: none; set from the headroom of each grant) */
+  lowWater = 0;
+  noPrefetchUntil = 0;
   retired = false;
   /** a retry found the allowance still taken: refuse at once for a while */
   noRetryUntil = 0;
@@ -106,11 +133,17 @@ interface PendingReturn {
   since: number;
 }
 
+/** No prefetch this close to the end of the UTC day (gateway clock): a block never spans two day rows. */
+const PREFETCH_DAY_MARGIN_MS = 5000;
+
 /** A failed hand-back is sent again (same id, applied once) for this long; then it stays counted. */
 const RETURN_RETRY_FOR_MS = 30 * 60_000;
 
 export interface LeaseStats {
+  /** reservation transactions, prefetches included */
   reservations: number;
+  /** background reservations (prefetches) that returned */
+  prefetches: number;
   handBacks: number;
   /** hand-backs given up on (still failing after RETURN_RETRY_FOR_MS, or at close): their remainder stays counted (under-admission) */
   stranded: number;
@@ -124,7 +157,7 @@ export interface LeaseStats {
 export class LeasedAccountStore implements AccountStore {
   readonly kind: AccountStore['kind'];
   readonly holder: string;
-  readonly stats: LeaseStats = { reservations: 0, handBacks: 0, stranded: 0 };
+  readonly stats: LeaseStats = { reservations: 0, prefetches: 0, handBacks: 0, stranded: 0 };
   private readonly leases = new Map<string, Lease>();
   private readonly retired = new Set<Lease>();
   private readonly timer: NodeJS.Timeout;
@@ -236,7 +269,56 @@ export class LeasedAccountStore implements AccountStore {
     this.seen(l, now);
     l.free--;
     l.served++;
+    if (l.free > 0 && l.free <= l.lowWater && !l.prefetching) this.prefetch(l, now);
     return { admitted: true, used: l.before + l.served };
+  }
+
+  /** The low-water mark for a grant of `headroom` unserved requests. */
+  private lowWaterFor(headroom: number): number {
+    const f = this.opts.prefetchAt ?? 0.25;
+    return f > 0 && headroom > 0 ? Math.max(1, Math.floor(headroom * f)) : 0;
+  }
+
+  /** Starts a background reservation for `l` when the key still qualifies for headroom. */
+  private prefetch(l: Lease, now: number) {
+    const o = this.opts;
+    if (this.closing || l.retired || l.busy || l.rate < o.minRate || now < l.noPrefetchUntil) return;
+    if (now + PREFETCH_DAY_MARGIN_MS >= l.dayEnd || now - l.grantedAt + o.horizonMs >= o.maxAgeMs) return;
+    const extra = Math.min(o.maxBlock - l.free, Math.ceil((l.rate * o.horizonMs) / 1000));
+    if (extra <= 0) return;
+    l.prefetching = true;
+    void this.runPrefetch(l, extra, now);
+  }
+
+  private async runPrefetch(l: Lease, extra: number, start: number) {
+    try {
+      const g = await this.inner.reserveMonthly({ holder: this.holder, keyId: l.keyId, period: l.period, limit: l.limit, need: 0, extra, share: this.opts.share, since: start });
+      this.stats.reservations++;
+      this.stats.prefetches++;
+      if (g.granted <= 0) l.noPrefetchUntil = Date.now() + this.opts.retryMs;
+      else if (g.day === l.day || l.free === 0) {
+        // one block: what the store counted at this grant, less what this process has not served
+        l.before = g.before - l.free - l.served;
+        if (g.day !== l.day) {
+          l.day = g.day;
+          l.dayEnd = nextUtcMidnight(start);
+        }
+        l.free += g.granted;
+        l.open = true;
+        l.grantedAt = start;
+        l.lowWater = this.lowWaterFor(g.granted);
+      } else {
+        // counted on another day than the unserved remainder: straight back (one day row per block)
+        l.noPrefetchUntil = Date.now() + this.opts.retryMs;
+        void this.giveBack(l.keyId, l.period, g.day, g.granted);
+      }
+    } catch {
+      // no request waited for it: the next one that finds the block empty reserves as usual
+      l.noPrefetchUntil = Date.now() + this.opts.retryMs;
+    }
+    l.prefetching = false;
+    if (l.retired) await this.handBack(l);
+    else if (l.waiting.length) this.schedule(l);
   }
 
   /**
@@ -259,7 +341,7 @@ export class LeasedAccountStore implements AccountStore {
       l.retired = true;
       this.retired.add(l);
       this.leases.delete(id);
-      if (!l.busy) void this.handBack(l);
+      if (!l.busy && !l.prefetching) void this.handBack(l);
       l = undefined;
     }
     if (!l) this.leases.set(id, (l = new Lease(keyId, period, limit, now)));
@@ -272,7 +354,8 @@ export class LeasedAccountStore implements AccountStore {
   }
 
   private schedule(l: Lease) {
-    if (l.busy) return;
+    // a prefetch in flight schedules the waiting requests when it returns
+    if (l.busy || l.prefetching) return;
     l.busy = true;
     setImmediate(() => void this.run(l));
   }
@@ -304,6 +387,7 @@ export class LeasedAccountStore implements AccountStore {
         l.grantedAt = now;
         l.dayEnd = nextUtcMidnight(now);
         l.free = g.granted - admit;
+        l.lowWater = this.lowWaterFor(l.free);
         if (l.free > 0) l.open = true;
         for (let i = 0; i < admit; i++) {
           l.served++;
@@ -348,12 +432,16 @@ export class LeasedAccountStore implements AccountStore {
     const n = l.free;
     l.free = 0;
     l.open = false;
+    await this.giveBack(l.keyId, l.period, l.day, n);
+  }
+
+  private async giveBack(keyId: string, period: string, day: string, n: number) {
     const id = crypto.randomUUID();
     try {
-      await this.inner.returnMonthly(this.holder, l.keyId, l.period, l.day, n, id);
+      await this.inner.returnMonthly(this.holder, keyId, period, day, n, id);
       this.stats.handBacks++;
     } catch {
-      if (n > 0) this.retryReturn({ id, keyId: l.keyId, period: l.period, day: l.day, n, since: Date.now() }, 250);
+      if (n > 0) this.retryReturn({ id, keyId, period, day, n, since: Date.now() }, 250);
     }
   }
 
@@ -381,7 +469,8 @@ export class LeasedAccountStore implements AccountStore {
   }
 
   private async handBack(l: Lease) {
-    if (l.busy) return;
+    // a prefetch in flight hands back (retired) or is handed back (sweep, close) when it returns
+    if (l.busy || l.prefetching) return;
     if (l.free > 0 || l.open) {
       l.busy = true;
       await this.returnBlock(l);
@@ -394,9 +483,9 @@ export class LeasedAccountStore implements AccountStore {
   /** Hands back idle, old, retired and yesterday's blocks; forgets idle leases. */
   private sweep() {
     const now = Date.now();
-    for (const l of this.retired) if (!l.busy) void this.handBack(l);
+    for (const l of this.retired) if (!l.busy && !l.prefetching) void this.handBack(l);
     for (const [id, l] of this.leases) {
-      if (l.busy) continue;
+      if (l.busy || l.prefetching) continue;
       const idle = now - l.lastUse >= this.opts.idleMs;
       if ((l.free > 0 || l.open) && (idle || now - l.grantedAt >= this.opts.maxAgeMs || now >= l.dayEnd)) void this.handBack(l);
       else if (idle && l.free === 0 && !l.open && l.waiting.length === 0) this.leases.delete(id);
@@ -445,8 +534,8 @@ export class LeasedAccountStore implements AccountStore {
     const deadline = Date.now() + 5000;
     for (;;) {
       const all = [...this.leases.values(), ...this.retired];
-      const pending = all.filter((l) => l.busy || l.waiting.length);
-      await Promise.all(all.filter((l) => !l.busy && (l.free > 0 || l.open)).map((l) => this.handBack(l)));
+      const pending = all.filter((l) => l.busy || l.prefetching || l.waiting.length);
+      await Promise.all(all.filter((l) => !l.busy && !l.prefetching && (l.free > 0 || l.open)).map((l) => this.handBack(l)));
       if (!pending.length || Date.now() > deadline) break;
       await new Promise((r) => setTimeout(r, 10));
     }

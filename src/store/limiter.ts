@@ -23,6 +23,17 @@ type Reserve = (fullKey: string, limit: number, need: number, extra: number, sha
  * (every starter plan: 10, 60, 600 a minute) each hit is counted as it comes, exactly as before.
  * Never admits over the limit: tokens are counted in Redis when reserved. A process's unused
  * tokens are given back when the key is idle for idleMs, on close, and lapse with their window.
+ *
+ * Prefetch: when the tokens fall to a low-water mark (prefetchAt × the tokens last granted, at
+ * least 1) and the key still qualifies (rate >= minRate, more than horizonMs before the window
+ * resets), the next tokens are reserved in the background (need 0, the usual headroom, capped so
+ * that at most maxChunk are held) while hit/hitNow keep answering from the rest; only hits that find
+ * no tokens wait for it. The grant is added to the tokens held when it is in the same window; if the
+ * window reset meanwhile, the old tokens lapse with it (they were counted in the old window) and only
+ * the new ones are held. A prefetch that fails or gets nothing fails no hit (the next hit that finds
+ * no tokens reserves as usual); none is tried again for a second. `remaining` with overlapping
+ * grants: the limit less Redis' count at the latest grant, plus this process's unused tokens then,
+ * less its hits since; never more than was free then.
  */
 export interface WindowLeaseOptions {
   minRate: number;
@@ -32,6 +43,8 @@ export interface WindowLeaseOptions {
   share: number;
   /** the hit rate is measured over windows of this length (default 250 ms) */
   rateWindowMs?: number;
+  /** the next tokens are reserved in the background once tokens <= this × the tokens last granted (default 0.25; 0: no prefetch) */
+  prefetchAt?: number;
 }
 
 export const DEFAULT_WINDOW_LEASE: WindowLeaseOptions = { minRate: 200, maxChunk: 100, horizonMs: 100, idleMs: 200, share: 2 };
@@ -44,7 +57,13 @@ interface Slot {
   before: number;
   taken: number;
   resetAt: number;
+  /** a reservation that hits wait for is in flight: the tokens answer nothing */
   busy: boolean;
+  /** a background reservation (prefetch) is in flight: the tokens keep answering */
+  prefetching: boolean;
+  /** a prefetch starts when the tokens fall to this (0: none) */
+  lowWater: number;
+  noPrefetchUntil: number;
   waiting: ((r: LimitResult | Error) => void)[];
   lastUse: number;
   windowStart: number;
@@ -64,6 +83,9 @@ class FlexibleWindowLimiter implements WindowLimiter {
 
   private readonly slots = new Map<string, Slot>();
   private readonly sweeper: NodeJS.Timeout | null = null;
+  private closing = false;
+  /** prefetches in flight (close waits for them, then gives their tokens back) */
+  private readonly prefetches = new Set<Promise<void>>();
 
   constructor(
     readonly kind: 'redis',
@@ -110,7 +132,53 @@ class FlexibleWindowLimiter implements WindowLimiter {
     this.seen(s, now);
     s.tokens--;
     s.taken++;
+    if (s.tokens > 0 && s.tokens <= s.lowWater && !s.prefetching) this.prefetch(s, now);
     return { allowed: true, remaining: Math.max(0, limit - (s.before + s.taken)), resetAt: s.resetAt, limit };
+  }
+
+  private lowWaterFor(granted: number): number {
+    const f = this.lease.prefetchAt ?? 0.25;
+    return f > 0 && granted > 0 ? Math.max(1, Math.floor(granted * f)) : 0;
+  }
+
+  /** Starts a background reservation of the next tokens for `s` when the key still qualifies. */
+  private prefetch(s: Slot, now: number) {
+    const o = this.lease;
+    if (this.closing || s.busy || s.rate < o.minRate || now < s.noPrefetchUntil || now + o.horizonMs >= s.resetAt) return;
+    const extra = Math.min(o.maxChunk - s.tokens, Math.ceil((s.rate * o.horizonMs) / 1000));
+    if (extra <= 0) return;
+    s.prefetching = true;
+    const p = this.runPrefetch(s, extra, now);
+    this.prefetches.add(p);
+    void p.finally(() => this.prefetches.delete(p));
+  }
+
+  private async runPrefetch(s: Slot, extra: number, start: number) {
+    try {
+      const [before, granted, pttl] = await this.reserve!(this.fullKey(s.limit, s.windowMs, s.key), s.limit, 0, extra, this.lease.share, Math.max(1, Math.ceil(s.windowMs / 1000)));
+      const resetAt = start + Math.max(0, pttl);
+      if (Date.now() >= s.resetAt || Math.abs(resetAt - s.resetAt) > s.windowMs / 2) {
+        // the window reset meanwhile: the tokens held lapsed with it, the grant is the new window's
+        s.tokens = granted;
+        s.before = before;
+        s.taken = 0;
+        s.resetAt = resetAt;
+      } else {
+        // Redis' count at this grant, less the tokens this process has not used
+        s.before = before - s.tokens - s.taken;
+        s.tokens += granted;
+      }
+      if (granted > 0) s.lowWater = this.lowWaterFor(granted);
+      else s.noPrefetchUntil = Date.now() + 1000;
+    } catch {
+      // no hit waited for it: the next hit that finds no tokens reserves as usual
+      s.noPrefetchUntil = Date.now() + 1000;
+    }
+    s.prefetching = false;
+    if (s.waiting.length && !s.busy) {
+      s.busy = true;
+      setImmediate(() => void this.runSlot(s));
+    }
   }
 
   /**
@@ -132,12 +200,13 @@ class FlexibleWindowLimiter implements WindowLimiter {
     const taken = this.fromTokens(id, limit, now);
     if (taken) return Promise.resolve(taken);
     let s = this.slots.get(id);
-    if (!s) this.slots.set(id, (s = { key, limit, windowMs, tokens: 0, before: 0, taken: 0, resetAt: 0, busy: false, waiting: [], lastUse: now, windowStart: now, windowCount: 0, rate: 0 }));
+    if (!s) this.slots.set(id, (s = { key, limit, windowMs, tokens: 0, before: 0, taken: 0, resetAt: 0, busy: false, prefetching: false, lowWater: 0, noPrefetchUntil: 0, waiting: [], lastUse: now, windowStart: now, windowCount: 0, rate: 0 }));
     this.seen(s, now);
     const slot = s;
     return new Promise((resolve, reject) => {
       slot.waiting.push((r) => (r instanceof Error ? reject(r) : resolve(r)));
-      if (!slot.busy) {
+      // a prefetch in flight runs the waiting hits when it returns
+      if (!slot.busy && !slot.prefetching) {
         slot.busy = true;
         setImmediate(() => void this.runSlot(slot));
       }
@@ -172,6 +241,7 @@ class FlexibleWindowLimiter implements WindowLimiter {
       s.before = before;
       s.taken = 0;
       s.tokens += granted - admit;
+      s.lowWater = this.lowWaterFor(granted - admit);
       for (let i = 0; i < batch.length; i++) {
         batch[i]!(i < admit ? { allowed: true, remaining: Math.max(0, s.limit - (before + ++s.taken)), resetAt, limit: s.limit } : { allowed: false, remaining: 0, resetAt, limit: s.limit });
       }
@@ -191,7 +261,7 @@ class FlexibleWindowLimiter implements WindowLimiter {
     const now = Date.now();
     const done: Promise<unknown>[] = [];
     for (const [id, s] of this.slots) {
-      if (s.busy || (!all && now - s.lastUse < this.lease.idleMs)) continue;
+      if (s.busy || s.prefetching || (!all && now - s.lastUse < this.lease.idleMs)) continue;
       if (s.tokens > 0 && now < s.resetAt) done.push(this.instance(s.limit, s.windowMs).reward(s.key, s.tokens).catch(() => undefined));
       s.tokens = 0;
       if (!s.waiting.length) this.slots.delete(id);
@@ -323,6 +393,8 @@ class FlexibleWindowLimiter implements WindowLimiter {
 
   async close() {
     if (this.sweeper) clearInterval(this.sweeper);
+    this.closing = true;
+    await Promise.allSettled([...this.prefetches]);
     await this.sweep(true);
     return this.closeFn();
   }

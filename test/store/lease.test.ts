@@ -87,7 +87,9 @@ for (const name of ['sqlite', 'postgres'] as const) {
         },
         stop: async () => {
           running = false;
-          await done;
+          // a refused request may wait for its retry on an unref'd timer (SQLite holds no handle): keep the loop alive meanwhile
+          const alive = setInterval(() => undefined, 50);
+          await done.finally(() => clearInterval(alive));
         },
       };
     }

@@ -136,7 +136,7 @@ for (const name of ['sqlite', 'postgres'] as const) {
     test('a block held: consumeMonthlyNow answers admitted, used counting up exactly as consumeMonthly; undefined (nothing changed) once the block is used up or the limit differs', async () => {
       const limit = 100_000;
       const key = await newKey(limit);
-      const L = lease();
+      const L = lease({ prefetchAt: 0 }); // one block used up (no prefetch: test/store/prefetch.test.ts)
       const admitted = await holdBlock(L, key, limit);
       const stored = await admin.getMonthly(key, PERIOD);
       let free = heldFree(L);
@@ -187,7 +187,7 @@ for (const name of ['sqlite', 'postgres'] as const) {
     test('a refund right after consumeMonthlyNow is back in the block at once (before its promise settles)', async () => {
       const limit = 100_000;
       const key = await newKey(limit);
-      const L = lease();
+      const L = lease({ prefetchAt: 0 }); // no background reservation may write meanwhile
       await holdBlock(L, key, limit);
       const stored = await admin.getMonthly(key, PERIOD);
       const r = L.consumeMonthlyNow(key, PERIOD, limit)!;
@@ -405,7 +405,7 @@ describe('hitNow on the Redis limiter (tokens reserved ahead)', { timeout: 60_00
   });
 
   test('tokens held: hitNow answers, remaining counting down exactly as hit; used up: undefined with nothing changed', async () => {
-    const A = await open();
+    const A = await open({ ...LEASE, prefetchAt: 0 }); // one grant used up (no prefetch: test/store/prefetch.test.ts)
     const limit = 100_000;
     const { key, full } = keyOf('held', limit);
     const allowed = await holdTokens(A, key, limit);
@@ -435,7 +435,7 @@ describe('hitNow on the Redis limiter (tokens reserved ahead)', { timeout: 60_00
   });
 
   test('a refund right after hitNow puts the token back at once (before its promise settles)', async () => {
-    const A = await open();
+    const A = await open({ ...LEASE, prefetchAt: 0 }); // no background reservation may count meanwhile
     const limit = 100_000;
     const { key, full } = keyOf('refund', limit);
     await holdTokens(A, key, limit);
