@@ -123,7 +123,7 @@ for (const name of ['sqlite', 'postgres'] as const) {
       return sorted.every((u, i) => u === from + i);
     };
 
-    test('a steady stream above minRate: consumeMonthlyNow keeps answering across block boundaries (no waits after warm-up), used stays consecutive; without prefetch one wait per block', async () => {
+    test('a steady stream above minRate: consumeMonthlyNow keeps answering across block boundaries (no waits after warm-up), used stays consecutive; without prefetch one wait per block', async (t) => {
       const limit = 10_000_000;
       const key = await newKey(limit);
       const L = lease();
@@ -151,6 +151,7 @@ for (const name of ['sqlite', 'postgres'] as const) {
       await settled(P, key2);
       assert.equal(P.stats.prefetches, 0);
       assert.ok(e.waited >= 5, `without prefetch: waited ${e.waited} of ${e.warmAnswered}`);
+      t.diagnostic(`after warm-up, waited: ${d.waited} of ${d.warmAnswered} with prefetch (${L.stats.prefetches} prefetches), ${e.waited} of ${e.warmAnswered} without`);
       await P.close();
       assert.equal(await admin.getMonthly(key2, PERIOD), e.admitted);
     });
@@ -349,7 +350,7 @@ describe('minute tokens prefetch (Redis)', { timeout: 60_000 }, () => {
     assert.fail('still in flight');
   }
 
-  test('a steady stream above minRate: hitNow keeps answering across token grants (no waits after warm-up), remaining consecutive; close gives the rest back', async () => {
+  test('a steady stream above minRate: hitNow keeps answering across token grants (no waits after warm-up), remaining consecutive; close gives the rest back', async (t) => {
     const limit = 1_000_000;
     const { key, full, id } = keyOf('steady', limit);
     const A = await open();
@@ -375,6 +376,7 @@ describe('minute tokens prefetch (Redis)', { timeout: 60_000 }, () => {
     await e.stop();
     await settledSlot(B, p.id);
     assert.ok(e.waited >= 5, `without prefetch: waited ${e.waited} of ${e.warmAnswered}`);
+    t.diagnostic(`after warm-up, waited: ${d.waited} of ${d.warmAnswered} with prefetch, ${e.waited} of ${e.warmAnswered} without`);
     await B.close();
     assert.equal(await count(p.full), e.allowed);
   });
