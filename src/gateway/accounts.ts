@@ -4,6 +4,11 @@
 // 2 seconds without any notification channel. The key cache is an LRU of at most
 // KEY_CACHE_MAX_ENTRIES keys, so a flood of distinct keys evicts the coldest entries one by one
 // instead of wiping the cache whole (which would send every active key to the store at once).
+// Busy keys never expire under their traffic (issue 14): a look-up that finds an entry past 3/4 of
+// its lifetime answers from it and refreshes it in the background, so a steady stream of requests
+// never meets a miss (which would send every request of that instant to the store together, a
+// latency spike each second on PostgreSQL); an entry is still never used past its lifetime, so the
+// 2-second bound holds. Concurrent misses of one key or plan share one store query.
 import { LRUCache } from 'lru-cache';
 import type { AccountStore, ApiKeyRecord, Plan } from '../store/ports.ts';
 
@@ -35,34 +40,90 @@ export class AccountCache {
    */
   peekKey(hash: string, now: number): ApiKeyRecord | null | undefined {
     const hit = this.keys.get(hash);
-    return hit && now - hit.at < this.ttlMs ? hit.value : undefined;
+    if (hit === undefined) return undefined;
+    const age = now - hit.at;
+    if (age >= this.ttlMs) return undefined;
+    if (age * 4 >= this.ttlMs * 3) this.refreshKey(hash);
+    return hit.value;
   }
 
   /** The cached plan while fresh (as peekKey): the plan, null for none, undefined when not cached. */
   peekPlan(name: string, now: number): Plan | null | undefined {
     const hit = this.plans.get(name);
-    return hit && now - hit.at < this.ttlMs ? hit.value : undefined;
+    if (hit === undefined) return undefined;
+    const age = now - hit.at;
+    if (age >= this.ttlMs) return undefined;
+    if (age * 4 >= this.ttlMs * 3) this.refreshPlan(name);
+    return hit.value;
   }
 
   async keyByHash(hash: string): Promise<ApiKeyRecord | null> {
     const now = Date.now();
     const hit = this.keys.get(hash);
     if (hit && now - hit.at < this.ttlMs) return hit.value;
-    const value = await this.store.findKeyByHash(hash);
-    this.keys.set(hash, { value, at: now });
-    return value;
+    return this.fetchKey(hash);
   }
 
   async plan(name: string): Promise<Plan | null> {
     const now = Date.now();
     const hit = this.plans.get(name);
     if (hit && now - hit.at < this.ttlMs) return hit.value;
-    const value = await this.store.getPlan(name);
-    this.plans.set(name, { value, at: now });
-    return value;
+    return this.fetchPlan(name);
   }
 
-  /** All plans, for the public /plans page (cached like keys, so it costs no query per request). */
+  private readonly keyFetches = new Map<string, Promise<ApiKeyRecord | null>>();
+  private readonly planFetches = new Map<string, Promise<Plan | null>>();
+
+  /** One store query per key hash at a time; its answer is cached as of when it was asked. */
+  private fetchKey(hash: string): Promise<ApiKeyRecord | null> {
+    let f = this.keyFetches.get(hash);
+    if (f === undefined) {
+      const at = Date.now();
+      f = this.store.findKeyByHash(hash).then(
+        (value) => {
+          this.keyFetches.delete(hash);
+          this.keys.set(hash, { value, at });
+          return value;
+        },
+        (e) => {
+          this.keyFetches.delete(hash);
+          throw e;
+        },
+      );
+      this.keyFetches.set(hash, f);
+    }
+    return f;
+  }
+
+  private fetchPlan(name: string): Promise<Plan | null> {
+    let f = this.planFetches.get(name);
+    if (f === undefined) {
+      const at = Date.now();
+      f = this.store.getPlan(name).then(
+        (value) => {
+          this.planFetches.delete(name);
+          this.plans.set(name, { value, at });
+          return value;
+        },
+        (e) => {
+          this.planFetches.delete(name);
+          throw e;
+        },
+      );
+      this.planFetches.set(name, f);
+    }
+    return f;
+  }
+
+  /** A background refresh (a failure leaves the entry to expire as usual). */
+  private refreshKey(hash: string) {
+    if (!this.keyFetches.has(hash)) this.fetchKey(hash).catch(() => undefined);
+  }
+
+  private refreshPlan(name: string) {
+    if (!this.planFetches.has(name)) this.fetchPlan(name).catch(() => undefined);
+  }
+
   async allPlans(): Promise<Plan[]> {
     const now = Date.now();
     if (this.planList && now - this.planList.at < this.ttlMs) return this.planList.value;
