@@ -1,22 +1,11 @@
 // Usage leases (src/store/lease.ts) on both adapters: several LeasedAccountStore instances over
 // their own adapter instances on one database stand for several processes. Headroom is forced
 // (minRate 1, short rate windows) so blocks are actually reserved ahead.
-import { test, describe, before, after } from 'node:test';
+import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
-import { SqliteAccountStore } from '../../src/store/sqlite.ts';
-import { PostgresAccountStore } from '../../src/store/postgres.ts';
 import { LeasedAccountStore, DEFAULT_LEASE_OPTIONS, type LeaseOptions } from '../../src/store/lease.ts';
-import type { AccountStore, LeaseGrant, LeaseReservation, LeaseReservations } from '../../src/store/ports.ts';
-import os from 'node:os';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const tempDir = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-import { createDatabase, dbUrl, dropDatabase, tempDatabaseName } from '../services.ts';
-
-type Inner = AccountStore & LeaseReservations;
+import type { AccountStore, LeaseGrant, LeaseReservation } from '../../src/store/ports.ts';
+import { leaseHarness, sleep, steady, type Inner } from './lease-harness.ts';
 
 const OPTS: LeaseOptions = { ...DEFAULT_LEASE_OPTIONS, minRate: 1, rateWindowMs: 50, horizonMs: 1000, maxBlock: 40, idleMs: 300, retryMs: 400 };
 const PERIOD = new Date().toISOString().slice(0, 7);
@@ -36,48 +25,16 @@ function recording(inner: Inner) {
 
 for (const name of ['sqlite', 'postgres'] as const) {
   describe(`usage leases (${name})`, { timeout: 120_000 }, () => {
-    let dir = '';
-    const db = tempDatabaseName();
-    const opened: AccountStore[] = [];
-    const open = (): Inner => {
-      const s = name === 'sqlite' ? new SqliteAccountStore(path.join(dir, 'leases.db')) : new PostgresAccountStore(dbUrl(db));
-      opened.push(s);
-      return s as Inner;
-    };
-    let admin: Inner;
-
-    before(async () => {
-      if (name === 'sqlite') dir = tempDir('dis-lease-');
-      else await createDatabase(db);
-      admin = open();
-      await admin.migrate();
-    });
-    after(async () => {
-      for (const s of opened) await s.close().catch(() => undefined);
-      if (name === 'sqlite') fs.rmSync(dir, { recursive: true, force: true });
-      else await dropDatabase(db);
-    });
-
-    async function newKey(limit: number) {
-      const plan = `p${crypto.randomBytes(4).toString('hex')}`;
-      await admin.upsertPlan({ name: plan, monthly_limit: limit, per_minute_limit: 1_000_000 });
-      const id = `key_${crypto.randomBytes(8).toString('hex')}`;
-      await admin.insertKey({ id, key_hash: crypto.randomBytes(32).toString('hex'), display_prefix: 'dis_live_test', client: 'lease', plan, status: 'active', created_at: new Date().toISOString(), last_used_at: null });
-      return id;
-    }
+    const { open, admin, newKey } = leaseHarness(name, { dirPrefix: 'dis-lease-', file: 'leases.db', client: 'lease', opts: OPTS });
 
     /** Steady load on one store: `perTick` concurrent calls every 5 ms until `stop()`. */
     function drive(store: AccountStore, keyId: string, limit: number, perTick = 4) {
-      let running = true;
       let admitted = 0;
       let refused = 0;
-      const done = (async () => {
-        while (running) {
-          const rs = await Promise.all(Array.from({ length: perTick }, () => store.consumeMonthly(keyId, PERIOD, limit)));
-          for (const r of rs) r.admitted ? admitted++ : refused++;
-          await sleep(5);
-        }
-      })();
+      const stop = steady(async () => {
+        const rs = await Promise.all(Array.from({ length: perTick }, () => store.consumeMonthly(keyId, PERIOD, limit)));
+        for (const r of rs) r.admitted ? admitted++ : refused++;
+      }, 5);
       return {
         get admitted() {
           return admitted;
@@ -85,12 +42,7 @@ for (const name of ['sqlite', 'postgres'] as const) {
         get refused() {
           return refused;
         },
-        stop: async () => {
-          running = false;
-          // a refused request may wait for its retry on an unref'd timer (SQLite holds no handle): keep the loop alive meanwhile
-          const alive = setInterval(() => undefined, 50);
-          await done.finally(() => clearInterval(alive));
-        },
+        stop,
       };
     }
 
@@ -125,8 +77,8 @@ for (const name of ['sqlite', 'postgres'] as const) {
       for (const g of late) assert.equal(g.granted, Math.min(g.need, limit - g.before), `exact near the end: ${JSON.stringify(g)}`);
       await A.close();
       await B.close();
-      assert.equal(await admin.getMonthly(keyId, PERIOD), limit);
-      assert.deepEqual(await admin.dailyUsage(keyId, TODAY, TODAY), [{ day: TODAY, used: limit }]);
+      assert.equal(await admin().getMonthly(keyId, PERIOD), limit);
+      assert.deepEqual(await admin().dailyUsage(keyId, TODAY, TODAY), [{ day: TODAY, used: limit }]);
     });
 
     test('close() hands the unserved block back: stored usage equals the requests admitted', async () => {
@@ -138,11 +90,11 @@ for (const name of ['sqlite', 'postgres'] as const) {
       await d.stop();
       const held = L.held().reduce((n, h) => n + h.free, 0);
       assert.ok(held > 0, 'a block is held');
-      assert.equal(await admin.getMonthly(keyId, PERIOD), d.admitted + held, 'the stored count includes the unserved block');
+      assert.equal(await admin().getMonthly(keyId, PERIOD), d.admitted + held, 'the stored count includes the unserved block');
       assert.equal(await L.getMonthly(keyId, PERIOD), d.admitted, 'this process reports its own block unserved');
       await L.close();
-      assert.equal(await admin.getMonthly(keyId, PERIOD), d.admitted);
-      assert.deepEqual(await admin.dailyUsage(keyId, TODAY, TODAY), [{ day: TODAY, used: d.admitted }]);
+      assert.equal(await admin().getMonthly(keyId, PERIOD), d.admitted);
+      assert.deepEqual(await admin().dailyUsage(keyId, TODAY, TODAY), [{ day: TODAY, used: d.admitted }]);
     });
 
     test('an idle block is handed back by itself', async () => {
@@ -153,7 +105,7 @@ for (const name of ['sqlite', 'postgres'] as const) {
       await d.stop();
       await sleep(600);
       assert.equal(L.held().length, 0);
-      assert.equal(await admin.getMonthly(keyId, PERIOD), d.admitted);
+      assert.equal(await admin().getMonthly(keyId, PERIOD), d.admitted);
       await L.close();
     });
 
@@ -174,7 +126,7 @@ for (const name of ['sqlite', 'postgres'] as const) {
       await sleep(OPTS.retryMs + OPTS.idleMs);
       assert.equal(d.admitted + e.admitted, limit - stranded, 'admitted = allowance less the stranded block');
       await next.close();
-      assert.equal(await admin.getMonthly(keyId, PERIOD), limit, 'the stranded block stays counted');
+      assert.equal(await admin().getMonthly(keyId, PERIOD), limit, 'the stranded block stays counted');
     });
 
     test('refunds go back to the local block; a plan change hands the old block back and takes effect at once', async () => {
@@ -183,21 +135,21 @@ for (const name of ['sqlite', 'postgres'] as const) {
       const d = drive(L as unknown as AccountStore, keyId, 1000);
       for (const deadline = Date.now() + 20_000; L.held().length === 0 && Date.now() < deadline; ) await sleep(5);
       await d.stop();
-      const before = await admin.getMonthly(keyId, PERIOD);
+      const before = await admin().getMonthly(keyId, PERIOD);
       await L.refundMonthly(keyId, PERIOD);
       await L.refundMonthly(keyId, PERIOD);
-      assert.equal(await admin.getMonthly(keyId, PERIOD), before, 'no store write for a refund into the block');
+      assert.equal(await admin().getMonthly(keyId, PERIOD), before, 'no store write for a refund into the block');
       assert.equal(await L.getMonthly(keyId, PERIOD), d.admitted - 2);
       // the plan now allows fewer than already served: refused, and the old block goes back
       const r = await L.consumeMonthly(keyId, PERIOD, 5);
       assert.equal(r.admitted, false);
       await sleep(100);
       assert.equal(L.held().length, 0);
-      assert.equal(await admin.getMonthly(keyId, PERIOD), d.admitted - 2);
+      assert.equal(await admin().getMonthly(keyId, PERIOD), d.admitted - 2);
       // and a higher limit admits again, counted against the same month
       assert.equal((await L.consumeMonthly(keyId, PERIOD, 5000)).admitted, true);
       await L.close();
-      assert.equal(await admin.getMonthly(keyId, PERIOD), d.admitted - 1);
+      assert.equal(await admin().getMonthly(keyId, PERIOD), d.admitted - 1);
     });
 
     test('below minRate nothing is reserved ahead: each request counted as it comes', async () => {
@@ -206,7 +158,7 @@ for (const name of ['sqlite', 'postgres'] as const) {
       const grants = recording(inner);
       const L = new LeasedAccountStore(inner, { ...DEFAULT_LEASE_OPTIONS, minRate: 1_000_000 });
       for (let i = 0; i < 20; i++) await L.consumeMonthly(keyId, PERIOD, 1000);
-      assert.equal(await admin.getMonthly(keyId, PERIOD), 20);
+      assert.equal(await admin().getMonthly(keyId, PERIOD), 20);
       assert.ok(grants.every((g) => g.granted === g.need));
       await L.close();
     });

@@ -8,19 +8,12 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Redis } from 'ioredis';
-import { SqliteAccountStore } from '../../src/store/sqlite.ts';
-import { PostgresAccountStore } from '../../src/store/postgres.ts';
 import { LeasedAccountStore, DEFAULT_LEASE_OPTIONS, type LeaseOptions } from '../../src/store/lease.ts';
 import { redisLimiter, DEFAULT_WINDOW_LEASE, type WindowLeaseOptions } from '../../src/store/limiter.ts';
-import type { AccountStore, ConsumeResult, LeaseReservations, LimitResult, WindowLimiter } from '../../src/store/ports.ts';
-import { createDatabase, dbUrl, dropDatabase, redisUrl, tempDatabaseName } from '../services.ts';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-type Inner = AccountStore & LeaseReservations;
+import type { ConsumeResult, LimitResult, WindowLimiter } from '../../src/store/ports.ts';
+import { redisUrl } from '../services.ts';
+import { leaseHarness, sleep, steady } from './lease-harness.ts';
 
 /** Headroom forced (minRate 1, short rate windows); blocks kept unless a test says otherwise. */
 const OPTS: LeaseOptions = { ...DEFAULT_LEASE_OPTIONS, minRate: 1, rateWindowMs: 50, horizonMs: 1000, maxBlock: 100, idleMs: 60_000, maxAgeMs: 60_000, retryMs: 400 };
@@ -45,78 +38,32 @@ async function settled(L: LeasedAccountStore, keyId: string) {
  * first `warmup` ms. Every admitted answer's `used` is kept.
  */
 function drive(L: LeasedAccountStore, keyId: string, limit: number, perTick = 4, everyMs = 2, warmupMs = 300) {
-  let running = true;
   const start = Date.now();
   const n = { admitted: 0, refused: 0, errors: 0, answeredNow: 0, waited: 0, warmAnswered: 0, used: [] as number[] };
-  const done = (async () => {
-    while (running) {
-      const warm = Date.now() - start >= warmupMs;
-      const calls: Promise<ConsumeResult>[] = [];
-      for (let i = 0; i < perTick; i++) {
-        const now = L.consumeMonthlyNow(keyId, PERIOD, limit);
-        if (now) n.answeredNow++;
-        else if (warm) n.waited++;
-        if (warm) n.warmAnswered++;
-        calls.push(now ? Promise.resolve(now) : L.consumeMonthly(keyId, PERIOD, limit));
-      }
-      for (const r of await Promise.allSettled(calls)) {
-        if (r.status === 'rejected') n.errors++;
-        else if (r.value.admitted) {
-          n.admitted++;
-          n.used.push(r.value.used);
-        } else n.refused++;
-      }
-      await sleep(everyMs);
+  const stop = steady(async () => {
+    const warm = Date.now() - start >= warmupMs;
+    const calls: Promise<ConsumeResult>[] = [];
+    for (let i = 0; i < perTick; i++) {
+      const now = L.consumeMonthlyNow(keyId, PERIOD, limit);
+      if (now) n.answeredNow++;
+      else if (warm) n.waited++;
+      if (warm) n.warmAnswered++;
+      calls.push(now ? Promise.resolve(now) : L.consumeMonthly(keyId, PERIOD, limit));
     }
-  })();
-  return Object.assign(n, {
-    stop: async () => {
-      running = false;
-      // a refused request may wait for its retry on an unref'd timer: keep the loop alive meanwhile
-      const alive = setInterval(() => undefined, 50);
-      await done.finally(() => clearInterval(alive));
-    },
-  });
+    for (const r of await Promise.allSettled(calls)) {
+      if (r.status === 'rejected') n.errors++;
+      else if (r.value.admitted) {
+        n.admitted++;
+        n.used.push(r.value.used);
+      } else n.refused++;
+    }
+  }, everyMs);
+  return Object.assign(n, { stop });
 }
 
 for (const name of ['sqlite', 'postgres'] as const) {
   describe(`lease prefetch (${name})`, { timeout: 120_000 }, () => {
-    let dir = '';
-    const db = tempDatabaseName();
-    const opened: AccountStore[] = [];
-    const leased: LeasedAccountStore[] = [];
-    const open = (): Inner => {
-      const s = name === 'sqlite' ? new SqliteAccountStore(path.join(dir, 'prefetch.db')) : new PostgresAccountStore(dbUrl(db));
-      opened.push(s);
-      return s as Inner;
-    };
-    const lease = (opts: Partial<LeaseOptions> = {}, inner = open()) => {
-      const L = new LeasedAccountStore(inner, { ...OPTS, ...opts });
-      leased.push(L);
-      return L;
-    };
-    let admin: Inner;
-
-    before(async () => {
-      if (name === 'sqlite') dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dis-prefetch-'));
-      else await createDatabase(db);
-      admin = open();
-      await admin.migrate();
-    });
-    after(async () => {
-      for (const L of leased) await L.close().catch(() => undefined);
-      for (const s of opened) await s.close().catch(() => undefined);
-      if (name === 'sqlite') fs.rmSync(dir, { recursive: true, force: true });
-      else await dropDatabase(db);
-    });
-
-    async function newKey(limit: number) {
-      const plan = `p${crypto.randomBytes(4).toString('hex')}`;
-      await admin.upsertPlan({ name: plan, monthly_limit: limit, per_minute_limit: 1_000_000 });
-      const id = `key_${crypto.randomBytes(8).toString('hex')}`;
-      await admin.insertKey({ id, key_hash: crypto.randomBytes(32).toString('hex'), display_prefix: 'dis_live_test', client: 'prefetch', plan, status: 'active', created_at: new Date().toISOString(), last_used_at: null });
-      return id;
-    }
+    const { open, lease, admin, newKey } = leaseHarness(name, { dirPrefix: 'dis-prefetch-', file: 'prefetch.db', client: 'prefetch', opts: OPTS });
 
     const consecutive = (used: number[], from = 1) => {
       const sorted = [...used].sort((a, b) => a - b);
@@ -137,10 +84,10 @@ for (const name of ['sqlite', 'postgres'] as const) {
       assert.ok(d.waited <= Math.max(2, d.warmAnswered * 0.005), `waited ${d.waited} of ${d.warmAnswered} after warm-up`);
       assert.equal(d.errors + d.refused, 0);
       assert.ok(consecutive(d.used), 'one holder: used is 1..admitted, each once (overlapping grants never repeat or skip one)');
-      assert.equal(await admin.getMonthly(key, PERIOD), d.admitted + heldFree(L), 'stored = served + held');
+      assert.equal(await admin().getMonthly(key, PERIOD), d.admitted + heldFree(L), 'stored = served + held');
       await L.close();
-      assert.equal(await admin.getMonthly(key, PERIOD), d.admitted);
-      assert.deepEqual(await admin.dailyUsage(key, TODAY, TODAY), [{ day: TODAY, used: d.admitted }]);
+      assert.equal(await admin().getMonthly(key, PERIOD), d.admitted);
+      assert.deepEqual(await admin().dailyUsage(key, TODAY, TODAY), [{ day: TODAY, used: d.admitted }]);
 
       // the same stream without prefetch waits at (nearly) every block boundary
       const key2 = await newKey(limit);
@@ -153,7 +100,7 @@ for (const name of ['sqlite', 'postgres'] as const) {
       assert.ok(e.waited >= 5, `without prefetch: waited ${e.waited} of ${e.warmAnswered}`);
       t.diagnostic(`after warm-up, waited: ${d.waited} of ${d.warmAnswered} with prefetch (${L.stats.prefetches} prefetches), ${e.waited} of ${e.warmAnswered} without`);
       await P.close();
-      assert.equal(await admin.getMonthly(key2, PERIOD), e.admitted);
+      assert.equal(await admin().getMonthly(key2, PERIOD), e.admitted);
     });
 
     test('two holders with prefetch against an allowance of 3000: exactly the allowance admitted; stored = admitted after close', async () => {
@@ -173,8 +120,8 @@ for (const name of ['sqlite', 'postgres'] as const) {
       assert.equal(a.admitted + b.admitted, limit, `admitted ${a.admitted} + ${b.admitted}`);
       await A.close();
       await B.close();
-      assert.equal(await admin.getMonthly(key, PERIOD), limit);
-      assert.deepEqual(await admin.dailyUsage(key, TODAY, TODAY), [{ day: TODAY, used: limit }]);
+      assert.equal(await admin().getMonthly(key, PERIOD), limit);
+      assert.deepEqual(await admin().dailyUsage(key, TODAY, TODAY), [{ day: TODAY, used: limit }]);
     });
 
     test('hand-back returns the remainder and the prefetched grant: on close, when idle, and on close with a prefetch in flight', async () => {
@@ -188,11 +135,11 @@ for (const name of ['sqlite', 'postgres'] as const) {
       assert.ok(L.stats.prefetches > 0);
       const held = heldFree(L);
       assert.ok(held > leaseOf(L, key)!.lowWater, `remainder + prefetched held: ${held}`);
-      assert.equal(await admin.getMonthly(key, PERIOD), d.admitted + held);
+      assert.equal(await admin().getMonthly(key, PERIOD), d.admitted + held);
       assert.equal(await L.getMonthly(key, PERIOD), d.admitted);
       await L.close();
-      assert.equal(await admin.getMonthly(key, PERIOD), d.admitted);
-      assert.deepEqual(await admin.dailyUsage(key, TODAY, TODAY), [{ day: TODAY, used: d.admitted }]);
+      assert.equal(await admin().getMonthly(key, PERIOD), d.admitted);
+      assert.deepEqual(await admin().dailyUsage(key, TODAY, TODAY), [{ day: TODAY, used: d.admitted }]);
 
       // idle: handed back by itself
       const key2 = await newKey(10_000_000);
@@ -202,7 +149,7 @@ for (const name of ['sqlite', 'postgres'] as const) {
       await e.stop();
       await sleep(700);
       assert.deepEqual(I.held(), []);
-      assert.equal(await admin.getMonthly(key2, PERIOD), e.admitted);
+      assert.equal(await admin().getMonthly(key2, PERIOD), e.admitted);
 
       // close while a prefetch is in flight: its grant is added, then handed back with the rest
       const key3 = await newKey(10_000_000);
@@ -217,8 +164,8 @@ for (const name of ['sqlite', 'postgres'] as const) {
       while (!l.prefetching && C.consumeMonthlyNow(key3, PERIOD, 10_000_000)) admitted++;
       assert.equal(l.prefetching, true, 'a prefetch in flight');
       await C.close();
-      assert.equal(await admin.getMonthly(key3, PERIOD), admitted);
-      assert.deepEqual(await admin.dailyUsage(key3, TODAY, TODAY), [{ day: TODAY, used: admitted }]);
+      assert.equal(await admin().getMonthly(key3, PERIOD), admitted);
+      assert.deepEqual(await admin().dailyUsage(key3, TODAY, TODAY), [{ day: TODAY, used: admitted }]);
     });
 
     test('a failed prefetch fails no request: served from what is left, then a normal reservation', async () => {
@@ -242,9 +189,9 @@ for (const name of ['sqlite', 'postgres'] as const) {
       assert.equal(L.stats.prefetches, 0);
       assert.equal(d.errors + d.refused, 0, 'no request failed');
       assert.ok(consecutive(d.used));
-      assert.equal(await admin.getMonthly(key, PERIOD), d.admitted + heldFree(L));
+      assert.equal(await admin().getMonthly(key, PERIOD), d.admitted + heldFree(L));
       await L.close();
-      assert.equal(await admin.getMonthly(key, PERIOD), d.admitted);
+      assert.equal(await admin().getMonthly(key, PERIOD), d.admitted);
     });
 
     test('no prefetch near the end of the UTC day: the block is served to its end, then a normal reservation', async () => {

@@ -7,20 +7,14 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { types } from 'node:util';
 import { Redis } from 'ioredis';
-import { SqliteAccountStore } from '../../src/store/sqlite.ts';
 import { PostgresAccountStore } from '../../src/store/postgres.ts';
 import { LeasedAccountStore, DEFAULT_LEASE_OPTIONS, withLeases, type LeaseOptions } from '../../src/store/lease.ts';
 import { MemoryWindowLimiter, redisLimiter, DEFAULT_WINDOW_LEASE, type WindowLeaseOptions } from '../../src/store/limiter.ts';
-import { hasLeaseReservations, type AccountStore, type ConsumeResult, type LeaseReservations, type LimitResult, type WindowLimiter } from '../../src/store/ports.ts';
+import { hasLeaseReservations, type ConsumeResult, type LimitResult, type WindowLimiter } from '../../src/store/ports.ts';
 import { createDatabase, dbUrl, dropDatabase, redisUrl, tempDatabaseName } from '../services.ts';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-type Inner = AccountStore & LeaseReservations;
+import { leaseHarness, sleep, steady } from './lease-harness.ts';
 
 /** Headroom forced (minRate 1, short rate windows); blocks kept (no idle or age hand-back) unless a test says otherwise. */
 const OPTS: LeaseOptions = { ...DEFAULT_LEASE_OPTIONS, minRate: 1, rateWindowMs: 50, horizonMs: 1000, maxBlock: 40, idleMs: 60_000, maxAgeMs: 60_000, retryMs: 400 };
@@ -44,64 +38,18 @@ function consume(L: LeasedAccountStore, keyId: string, limit: number): { now: bo
 
 /** `perTick` concurrent requests every 5 ms on `L` until stop(), through consume(). */
 function drive(L: LeasedAccountStore, keyId: string, limit: number, perTick = 4) {
-  let running = true;
   const n = { admitted: 0, refused: 0, answeredNow: 0 };
-  const done = (async () => {
-    while (running) {
-      const calls = Array.from({ length: perTick }, () => consume(L, keyId, limit));
-      n.answeredNow += calls.filter((c) => c.now).length;
-      for (const r of await Promise.all(calls.map((c) => c.r))) r.admitted ? n.admitted++ : n.refused++;
-      await sleep(5);
-    }
-  })();
-  return Object.assign(n, {
-    stop: async () => {
-      running = false;
-      // a refused request may wait for its retry on an unref'd timer: keep the loop alive meanwhile
-      const alive = setInterval(() => undefined, 50);
-      await done.finally(() => clearInterval(alive));
-    },
-  });
+  const stop = steady(async () => {
+    const calls = Array.from({ length: perTick }, () => consume(L, keyId, limit));
+    n.answeredNow += calls.filter((c) => c.now).length;
+    for (const r of await Promise.all(calls.map((c) => c.r))) r.admitted ? n.admitted++ : n.refused++;
+  }, 5);
+  return Object.assign(n, { stop });
 }
 
 for (const name of ['sqlite', 'postgres'] as const) {
   describe(`consumeMonthlyNow (${name})`, { timeout: 120_000 }, () => {
-    let dir = '';
-    const db = tempDatabaseName();
-    const opened: AccountStore[] = [];
-    const leased: LeasedAccountStore[] = [];
-    const open = (): Inner => {
-      const s = name === 'sqlite' ? new SqliteAccountStore(path.join(dir, 'sync.db')) : new PostgresAccountStore(dbUrl(db));
-      opened.push(s);
-      return s as Inner;
-    };
-    const lease = (opts: Partial<LeaseOptions> = {}) => {
-      const L = new LeasedAccountStore(open(), { ...OPTS, ...opts });
-      leased.push(L);
-      return L;
-    };
-    let admin: Inner;
-
-    before(async () => {
-      if (name === 'sqlite') dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dis-sync-'));
-      else await createDatabase(db);
-      admin = open();
-      await admin.migrate();
-    });
-    after(async () => {
-      for (const L of leased) await L.close().catch(() => undefined);
-      for (const s of opened) await s.close().catch(() => undefined);
-      if (name === 'sqlite') fs.rmSync(dir, { recursive: true, force: true });
-      else await dropDatabase(db);
-    });
-
-    async function newKey(limit: number) {
-      const plan = `p${crypto.randomBytes(4).toString('hex')}`;
-      await admin.upsertPlan({ name: plan, monthly_limit: limit, per_minute_limit: 1_000_000 });
-      const id = `key_${crypto.randomBytes(8).toString('hex')}`;
-      await admin.insertKey({ id, key_hash: crypto.randomBytes(32).toString('hex'), display_prefix: 'dis_live_test', client: 'sync', plan, status: 'active', created_at: new Date().toISOString(), last_used_at: null });
-      return id;
-    }
+    const { open, lease, keep, admin, newKey } = leaseHarness(name, { dirPrefix: 'dis-sync-', file: 'sync.db', client: 'sync', opts: OPTS });
 
     /** Drives `L` until it holds a block; returns the requests admitted so far (all from this one holder). */
     async function holdBlock(L: LeasedAccountStore, keyId: string, limit: number) {
@@ -121,7 +69,7 @@ for (const name of ['sqlite', 'postgres'] as const) {
       assert.equal(leaseMap(L).size, 0, 'no lease created');
       assert.deepEqual(L.held(), []);
       assert.deepEqual(L.stats, stats);
-      assert.equal(await admin.getMonthly(key, PERIOD), 0, 'nothing counted in the store');
+      assert.equal(await admin().getMonthly(key, PERIOD), 0, 'nothing counted in the store');
       // the same first answer as a store that never saw the calls, with the same bookkeeping
       const fresh = lease();
       const [a, b] = [await L.consumeMonthly(key, PERIOD, 100), await fresh.consumeMonthly(control, PERIOD, 100)];
@@ -130,7 +78,7 @@ for (const name of ['sqlite', 'postgres'] as const) {
       assert.equal(leaseState(L, key)!.windowCount, 1, 'the rate window counted the one consumeMonthly only');
       assert.equal(leaseState(L, key)!.windowCount, leaseState(fresh, control)!.windowCount);
       assert.deepEqual(L.stats, fresh.stats);
-      assert.equal(await admin.getMonthly(key, PERIOD), 1);
+      assert.equal(await admin().getMonthly(key, PERIOD), 1);
     });
 
     test('a block held: consumeMonthlyNow answers admitted, used counting up exactly as consumeMonthly; undefined (nothing changed) once the block is used up or the limit differs', async () => {
@@ -138,7 +86,7 @@ for (const name of ['sqlite', 'postgres'] as const) {
       const key = await newKey(limit);
       const L = lease({ prefetchAt: 0 }); // one block used up (no prefetch: test/store/prefetch.test.ts)
       const admitted = await holdBlock(L, key, limit);
-      const stored = await admin.getMonthly(key, PERIOD);
+      const stored = await admin().getMonthly(key, PERIOD);
       let free = heldFree(L);
       assert.equal(stored, admitted + free, 'stored: served plus the held block');
       // alternate the two: one sequence of used, one request each, no store write while the block lasts
@@ -151,7 +99,7 @@ for (const name of ['sqlite', 'postgres'] as const) {
         const after = leaseState(L, key)!;
         assert.ok(after.windowCount === before + 1 || after.windowCount === 1, 'counted in the rate window');
       }
-      assert.equal(await admin.getMonthly(key, PERIOD), stored, 'no store write for answers from the block');
+      assert.equal(await admin().getMonthly(key, PERIOD), stored, 'no store write for answers from the block');
       assert.equal(await L.getMonthly(key, PERIOD), used);
       // used up: undefined, and nothing changed (not even the rate window or the idle clock)
       const snapshot = leaseState(L, key);
@@ -181,7 +129,7 @@ for (const name of ['sqlite', 'postgres'] as const) {
       assert.equal(L.consumeMonthlyNow(key, PERIOD, limit), undefined);
       assert.deepEqual(leaseState(L, key), state);
       assert.deepEqual(await pending, { admitted: true, used: 1 });
-      assert.equal(await admin.getMonthly(key, PERIOD), 1);
+      assert.equal(await admin().getMonthly(key, PERIOD), 1);
     });
 
     test('a refund right after consumeMonthlyNow is back in the block at once (before its promise settles)', async () => {
@@ -189,7 +137,7 @@ for (const name of ['sqlite', 'postgres'] as const) {
       const key = await newKey(limit);
       const L = lease({ prefetchAt: 0 }); // no background reservation may write meanwhile
       await holdBlock(L, key, limit);
-      const stored = await admin.getMonthly(key, PERIOD);
+      const stored = await admin().getMonthly(key, PERIOD);
       const r = L.consumeMonthlyNow(key, PERIOD, limit)!;
       assert.equal(r.admitted, true);
       const free = heldFree(L);
@@ -199,7 +147,7 @@ for (const name of ['sqlite', 'postgres'] as const) {
       assert.equal(heldFree(L), free + 1, 'the request is back in the block synchronously');
       assert.deepEqual(L.consumeMonthlyNow(key, PERIOD, limit), r, 'the next request gets the refunded one’s place');
       await p;
-      assert.equal(await admin.getMonthly(key, PERIOD), stored, 'no store write');
+      assert.equal(await admin().getMonthly(key, PERIOD), stored, 'no store write');
     });
 
     test('exactness: two holders on one database, consumeMonthlyNow falling back to consumeMonthly, admit exactly the allowance of 100', async () => {
@@ -218,8 +166,8 @@ for (const name of ['sqlite', 'postgres'] as const) {
       assert.equal(a.admitted + b.admitted, limit, `admitted ${a.admitted} + ${b.admitted}`);
       await A.close();
       await B.close();
-      assert.equal(await admin.getMonthly(key, PERIOD), limit);
-      assert.deepEqual(await admin.dailyUsage(key, TODAY, TODAY), [{ day: TODAY, used: limit }]);
+      assert.equal(await admin().getMonthly(key, PERIOD), limit);
+      assert.deepEqual(await admin().dailyUsage(key, TODAY, TODAY), [{ day: TODAY, used: limit }]);
       // closed: nothing held, so nothing answered without the store
       assert.equal(A.consumeMonthlyNow(key, PERIOD, limit), undefined);
     });
@@ -228,7 +176,7 @@ for (const name of ['sqlite', 'postgres'] as const) {
       const inner = open();
       const W = withLeases(inner, OPTS);
       assert.ok(W instanceof LeasedAccountStore);
-      leased.push(W);
+      keep(W);
       assert.equal(types.isProxy(W), false);
       assert.equal(W.kind, name);
       assert.deepEqual(await W.pendingMigrations(), []);
@@ -255,15 +203,15 @@ for (const name of ['sqlite', 'postgres'] as const) {
       const at = new Date().toISOString();
       await W.touchKey(k.id, at);
       await W.setKeyStatus(k.id, 'inactive');
-      assert.equal((await admin.getKey(k.id))?.status, 'inactive');
+      assert.equal((await admin().getKey(k.id))?.status, 'inactive');
       await W.setKeyStatus(k.id, 'active');
       const next = { ...k, id: `key_${crypto.randomBytes(8).toString('hex')}`, key_hash: crypto.randomBytes(32).toString('hex') };
       await W.rollKey(k.id, next, new Date(Date.now() + 60_000).toISOString());
-      assert.equal((await admin.getKey(next.id))?.usage_key_id, k.id);
+      assert.equal((await admin().getKey(next.id))?.usage_key_id, k.id);
       const other = { ...plan, name: `${plan.name}x` };
       await W.upsertPlan(other);
       await W.setKeyPlan(k.id, other.name);
-      assert.equal((await admin.getKey(next.id))?.plan, other.name, 'the rolled pair moved together');
+      assert.equal((await admin().getKey(next.id))?.plan, other.name, 'the rolled pair moved together');
       assert.deepEqual(await W.deletePlan(plan.name), { deleted: true });
       assert.deepEqual(await W.consumeMonthly(k.id, PERIOD, 10), { admitted: true, used: 1 });
       assert.equal(await W.getMonthly(next.id, PERIOD), 1, 'counted toward the usage owner');
@@ -343,29 +291,18 @@ describe('hitNow on the Redis limiter (tokens reserved ahead)', { timeout: 60_00
 
   /** `perTick` concurrent hits every 5 ms, each hitNow falling back to hit, until stop(). */
   function drive(lim: WindowLimiter, key: string, limit: number, perTick = 4) {
-    let running = true;
     const n = { allowed: 0, refused: 0, answeredNow: 0 };
-    const done = (async () => {
-      while (running) {
-        const rs = await Promise.all(
-          Array.from({ length: perTick }, () => {
-            const now = lim.hitNow!(key, limit, 60_000);
-            if (now) n.answeredNow++;
-            return now ?? lim.hit(key, limit, 60_000);
-          }),
-        );
-        for (const r of rs) r.allowed ? n.allowed++ : n.refused++;
-        await sleep(5);
-      }
-    })();
-    return Object.assign(n, {
-      stop: async () => {
-        running = false;
-        // a refused request may wait for its retry on an unref'd timer: keep the loop alive meanwhile
-        const alive = setInterval(() => undefined, 50);
-        await done.finally(() => clearInterval(alive));
-      },
-    });
+    const stop = steady(async () => {
+      const rs = await Promise.all(
+        Array.from({ length: perTick }, () => {
+          const now = lim.hitNow!(key, limit, 60_000);
+          if (now) n.answeredNow++;
+          return now ?? lim.hit(key, limit, 60_000);
+        }),
+      );
+      for (const r of rs) r.allowed ? n.allowed++ : n.refused++;
+    }, 5);
+    return Object.assign(n, { stop });
   }
 
   async function holdTokens(lim: Held, key: string, limit: number) {
