@@ -76,43 +76,11 @@ export class AccountCache {
 
   /** One store query per key hash at a time; its answer is cached as of when it was asked. */
   private fetchKey(hash: string): Promise<ApiKeyRecord | null> {
-    let f = this.keyFetches.get(hash);
-    if (f === undefined) {
-      const at = Date.now();
-      f = this.store.findKeyByHash(hash).then(
-        (value) => {
-          this.keyFetches.delete(hash);
-          this.keys.set(hash, { value, at });
-          return value;
-        },
-        (e) => {
-          this.keyFetches.delete(hash);
-          throw e;
-        },
-      );
-      this.keyFetches.set(hash, f);
-    }
-    return f;
+    return singleFlight(this.keyFetches, hash, () => this.store.findKeyByHash(hash), (value, at) => this.keys.set(hash, { value, at }));
   }
 
   private fetchPlan(name: string): Promise<Plan | null> {
-    let f = this.planFetches.get(name);
-    if (f === undefined) {
-      const at = Date.now();
-      f = this.store.getPlan(name).then(
-        (value) => {
-          this.planFetches.delete(name);
-          this.plans.set(name, { value, at });
-          return value;
-        },
-        (e) => {
-          this.planFetches.delete(name);
-          throw e;
-        },
-      );
-      this.planFetches.set(name, f);
-    }
-    return f;
+    return singleFlight(this.planFetches, name, () => this.store.getPlan(name), (value, at) => this.plans.set(name, { value, at }));
   }
 
   /** A background refresh (a failure leaves the entry to expire as usual). */
@@ -145,4 +113,28 @@ export class AccountCache {
     this.plans.clear();
     this.planList = null;
   }
+}
+
+/**
+ * The look-up in flight for `id`, or a new one: callers at the same time share one store query; its
+ * answer is kept (as of when it was asked) and a failure is shared but not kept.
+ */
+function singleFlight<T>(inFlight: Map<string, Promise<T>>, id: string, load: () => Promise<T>, keep: (value: T, at: number) => void): Promise<T> {
+  let f = inFlight.get(id);
+  if (f === undefined) {
+    const at = Date.now();
+    f = load().then(
+      (value) => {
+        inFlight.delete(id);
+        keep(value, at);
+        return value;
+      },
+      (e) => {
+        inFlight.delete(id);
+        throw e;
+      },
+    );
+    inFlight.set(id, f);
+  }
+  return f;
 }

@@ -29,6 +29,7 @@ import { authFailuresSeen, BEARER, monthOf, planHeaders, windowKey } from './key
 import { hashKey } from './keys.ts';
 import { requestIdOf } from './request-id.ts';
 import { answerSeriesOf } from './metrics.ts';
+import { JSON_TYPE, matchesIfNoneMatch, PRIVATE_CACHE } from './answer-headers.ts';
 
 /** The engine's 200 for a remembered request, as the Fastify path would send it. */
 export interface FastAnswer {
@@ -54,15 +55,7 @@ export interface FastRoute {
 /** Request lines remembered at most; when full, the memo starts again. */
 export const FAST_PATH_ENTRIES = 10_000;
 
-const JSON_TYPE = 'application/json; charset=utf-8';
-const PRIVATE_CACHE = 'private, max-age=3600';
 
-/** Weak comparison of If-None-Match (a list of tags, or *) with a strong tag, as the Fastify path does. */
-function matches(header: string, etag: string): boolean {
-  if (header === etag) return true;
-  if (header.trim() === '*') return true;
-  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
-}
 
 interface Entry {
   route: FastRoute;
@@ -189,7 +182,7 @@ export class KeyedFastPath {
     const remaining = Math.max(0, plan.monthly_limit - month.used);
     const minuteReset = Math.ceil(minute.resetAt / 1000);
     const nowS = Math.ceil(nowMs / 1000);
-    const status = inm !== undefined && matches(inm, answer.etag) ? 304 : 200;
+    const status = inm !== undefined && matchesIfNoneMatch(inm, answer.etag) ? 304 : 200;
     // the names, values and order of the Fastify path's answer (keyedHeaders, notModified,
     // keyedStandardHeaders, then content-type and content-length for a 200); writeHead reads the
     // list at once and keeps none of it, so one list serves every request

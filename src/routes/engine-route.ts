@@ -9,6 +9,7 @@ import type { GatewayContext } from '../gateway/context.ts';
 import { admit, authenticate, keyedHeaders, keyedStandardHeaders, refund } from '../gateway/keyed.ts';
 import { HistogramSeries, type Metrics } from '../gateway/metrics.ts';
 import type { FastRoute } from '../gateway/fast-keyed.ts';
+import { JSON_TYPE, MAX_AGE_SECONDS, matchesIfNoneMatch, PRIVATE_CACHE, PUBLIC_CACHE } from '../gateway/answer-headers.ts';
 import { CACHE_HEADERS, ErrorBody, QUOTA_HEADERS, REQUEST_ID_HEADER, RETRY_HEADERS } from './schemas.ts';
 
 export interface EngineRouteDef {
@@ -31,8 +32,7 @@ export interface EngineRouteDef {
   examplePath?: Record<string, string>;
 }
 
-/** Cache lifetime of engine answers: the knowledge base only changes with a release (new ETag). */
-export const MAX_AGE_SECONDS = 3600;
+export { MAX_AGE_SECONDS, matchesIfNoneMatch };
 
 export async function callEngine(ctx: GatewayContext, request: FastifyRequest, op: EngineOp, params: EngineParams): Promise<EngineAnswer> {
   const t0 = ctx.metrics ? performance.now() : 0;
@@ -119,13 +119,6 @@ function etagHash(version: string, op: EngineOp, params: EngineParams): string {
 const ETAG_MEMO_ENTRIES = 10_000;
 const etagHashes = new Map<string, string>();
 
-/** If-None-Match (a list of tags, or *) against the current tag; weak comparison, as RFC 9110 asks. */
-export function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === '*') return true;
-  const bare = etag.replace(/^W\//, '');
-  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === bare);
-}
 
 /**
  * Sets ETag and Cache-Control on a 200 engine answer (keyed: strong and private; demo: weak and
@@ -184,8 +177,6 @@ function fastRoute(ctx: GatewayContext, def: EngineRouteDef, params: EngineParam
   };
 }
 const answerTags = new WeakMap<object, { version: string; op: EngineOp; hash: string }>();
-const PUBLIC_CACHE = `public, max-age=${MAX_AGE_SECONDS}`;
-const PRIVATE_CACHE = `private, max-age=${MAX_AGE_SECONDS}`;
 
 /** The JSON bytes of a memoised engine body, kept beside it: a 200 writes them without serializing. */
 const bodyBytes = new WeakMap<object, Buffer>();
@@ -199,7 +190,6 @@ function bytesOf(body: unknown): Buffer | undefined {
   }
   return b;
 }
-const JSON_TYPE = 'application/json; charset=utf-8';
 const KEYED_ENGINE_OPTS = { demo: false, demoResultLimit: 0 };
 
 export function errorResponses(codes: ErrorCode[]) {

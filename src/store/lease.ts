@@ -40,6 +40,7 @@
 // block plus what the store had not counted); other processes' blocks count as used.
 import os from 'node:os';
 import crypto from 'node:crypto';
+import { seenAt } from './rate.ts';
 import {
   dayOf,
   hasLeaseReservations,
@@ -237,21 +238,9 @@ export class LeasedAccountStore implements AccountStore {
 
   /** One request seen on `l`: the rate window (for the headroom) and the idle clock. */
   private seen(l: Lease, now: number) {
-    const since = now - l.windowStart;
-    const w = this.opts.rateWindowMs ?? 250;
-    if (since >= w) {
-      l.rate = since < 2 * w ? (l.windowCount * 1000) / since : 0;
-      l.windowStart = now;
-      l.windowCount = 0;
-    }
-    l.windowCount++;
-    l.lastUse = now;
+    seenAt(l, now, this.opts.rateWindowMs ?? 250);
   }
 
-  /**
-   * The request served from the block held for `id` at `limit`, when there is one that can serve it
-   * now; otherwise undefined, with nothing counted or changed.
-   */
   /** Lease ids (key id and month) by key id, kept so a request builds no string (bounded). */
   private readonly ids = new Map<string, { period: string; id: string }>();
   private leaseId(keyId: string, period: string): string {
@@ -263,6 +252,10 @@ export class LeasedAccountStore implements AccountStore {
     return id;
   }
 
+  /**
+   * The request served from the block held for `id` at `limit`, when there is one that can serve it
+   * now; otherwise undefined, with nothing counted or changed.
+   */
   private fromBlock(id: string, limit: number, now: number): ConsumeResult | undefined {
     const l = this.leases.get(id);
     if (!l || l.limit !== limit || l.busy || !this.live(l, now)) return undefined;

@@ -7,6 +7,7 @@ import crypto from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Redis } from 'ioredis';
 import type { LimitResult, WindowLimiter } from './ports.ts';
+import { seenAt } from './rate.ts';
 
 type Factory = (opts: { points: number; duration: number; keyPrefix: string }) => RateLimiterAbstract;
 
@@ -111,15 +112,7 @@ class FlexibleWindowLimiter implements WindowLimiter {
 
   /** One hit seen on `s`: the rate window (for the headroom) and the idle clock. */
   private seen(s: Slot, now: number) {
-    const since = now - s.windowStart;
-    const w = this.lease.rateWindowMs ?? 250;
-    if (since >= w) {
-      s.rate = since < 2 * w ? (s.windowCount * 1000) / since : 0;
-      s.windowStart = now;
-      s.windowCount = 0;
-    }
-    s.windowCount++;
-    s.lastUse = now;
+    seenAt(s, now, this.lease.rateWindowMs ?? 250);
   }
 
   /**
