@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { Entity, KnowledgeBase } from './kb/load.ts';
 import { Resolver, type Candidate, type EntityKind, type Resolution } from './resolver.ts';
-import type { Fact, GuidanceItemRecord, SensoryRecord } from './kb/schema.ts';
+import { ENTITY_KEY_PREFIX, ENTITY_TYPES, type Fact, type GuidanceItemRecord, type SensoryRecord } from './kb/schema.ts';
 
 export interface EngineError {
   ok: false;
@@ -20,11 +20,11 @@ export interface ListParams { type?: string; domain?: string; country?: string; 
 export const DEFAULT_LIMIT = 10;
 export const LIST_DEFAULT_LIMIT = 25;
 export const LIST_MAX_LIMIT = 100;
-export const ENTITY_TYPES = ['grape', 'wine_geography', 'spirit', 'beer_style'] as const;
+export { ENTITY_TYPES } from './kb/schema.ts';
 export const DOMAINS = ['wine', 'spirits', 'beer'] as const;
 /** An entity_id (UUIDv5) or a permanent entity key, as accepted wherever a term goes. */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const ENTITY_KEY = /^(grape|geo|spirit|beer)\/[a-z0-9-]+$/;
+const ENTITY_KEY = /^(grape|geo|spirit|beer|style)\/[a-z0-9-]+$/;
 
 function invalid(message: string, parameter: string): EngineResult {
   return { status: 400, body: { ok: false, error: { code: 'INVALID_REQUEST', message, parameter } } };
@@ -233,16 +233,21 @@ export class Engine {
   /** A fact with its provenance inline; entity references become navigable objects. */
   private factOut(f: Fact) {
     let value: unknown = f.value;
-    if (typeof f.value === 'string' && /^(grape|geo|spirit|beer)\//.test(f.value)) {
+    if (typeof f.value === 'string' && ENTITY_KEY_PREFIX.test(f.value)) {
       const t = this.kb.byKey.get(f.value);
       if (t) value = entityRef(t);
-    } else if (Array.isArray(f.value) && f.value.every((v) => /^(grape|geo|spirit|beer)\//.test(v))) {
+    } else if (Array.isArray(f.value) && f.value.every((v) => ENTITY_KEY_PREFIX.test(v))) {
       value = f.value.map((k) => this.kb.byKey.get(k)).filter(Boolean).map((t) => entityRef(t!));
     }
     const s = this.kb.sources.get(f.source)!;
     return {
       value,
-      provenance: { source_key: s.key, source_title: s.title, source_publisher: s.publisher, source_url: s.url, locator: f.locator, ...(s.retrieved_via ? { retrieved_via: s.retrieved_via } : {}) },
+      provenance: {
+        source_key: s.key, source_title: s.title, source_publisher: s.publisher, source_url: s.url, locator: f.locator,
+        ...(s.retrieved_via ? { retrieved_via: s.retrieved_via } : {}),
+        source_excerpt: f.source_excerpt ?? null,
+        language_code: f.language_code ?? null,
+      },
     };
   }
 
@@ -554,7 +559,7 @@ export class Engine {
   }
 
   private displayValue(v: Fact['value']) {
-    if (typeof v === 'string' && /^(grape|geo|spirit|beer)\//.test(v)) {
+    if (typeof v === 'string' && ENTITY_KEY_PREFIX.test(v)) {
       const t = this.kb.byKey.get(v);
       return t ? entityRef(t) : v;
     }

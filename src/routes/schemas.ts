@@ -6,11 +6,11 @@ import { ERROR_CODES, type ErrorCode } from '../gateway/errors.ts';
 export const termParam = (maxLength: number, name = 'q', description = 'Free-text term: a name, alias, style or wine geography, or an entity_id.') =>
   Type.String({ minLength: 1, maxLength, pattern: '\\S', description, examples: ['pinot noir'] });
 
-const TYPE_LIST = '^(grape|wine_geography|spirit|beer_style)(,(grape|wine_geography|spirit|beer_style))*$';
+const TYPE_LIST = '^(grape|wine_geography|spirit|beer_style|wine_style)(,(grape|wine_geography|spirit|beer_style|wine_style))*$';
 export const typeFilterParam = Type.String({
   pattern: TYPE_LIST,
   maxLength: 60,
-  description: 'Entity type: grape, wine_geography, spirit or beer_style; several as a comma list (grape,wine_geography).',
+  description: 'Entity type: grape, wine_geography, spirit, beer_style or wine_style (a legally defined wine category, sweetness term or style such as sparkling wine, Brut or Fino); several as a comma list (grape,wine_geography).',
   examples: ['grape'],
 });
 export const domainFilterParam = Type.Union([Type.Literal('wine'), Type.Literal('spirits'), Type.Literal('beer')], { description: 'Domain: wine, spirits or beer.' });
@@ -89,7 +89,7 @@ export const DemoObject = Type.Object({
 export const EntityRef = Type.Object({
   entity_id: Type.String({ format: 'uuid' }),
   canonical_name: Type.String(),
-  entity_type: Type.Union([Type.Literal('grape'), Type.Literal('wine_geography'), Type.Literal('spirit'), Type.Literal('beer_style')]),
+  entity_type: Type.Union([Type.Literal('grape'), Type.Literal('wine_geography'), Type.Literal('spirit'), Type.Literal('beer_style'), Type.Literal('wine_style')]),
   domain: Type.Union([Type.Literal('wine'), Type.Literal('spirits'), Type.Literal('beer')]),
 });
 
@@ -169,6 +169,8 @@ const Provenance = Type.Object({
   source_url: Type.String({ format: 'uri' }),
   locator: Type.String({ description: 'Section, page, id or URL fragment where the fact stands.' }),
   retrieved_via: RetrievedVia,
+  source_excerpt: Type.Union([Type.String({ maxLength: 300 }), Type.Null()], { description: 'A verbatim passage (at most 300 characters) of the source that states the fact, where one is kept (the definitions of wine styles); null otherwise.' }),
+  language_code: Type.Union([Type.String(), Type.Null()], { description: 'Language of source_excerpt (ISO 639-1 or -3); null when there is no excerpt.' }),
 });
 
 export const SourcedFact = Type.Object({ value: Type.Unknown(), provenance: Provenance });

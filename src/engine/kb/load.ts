@@ -8,7 +8,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { v5 as uuidv5 } from 'uuid';
 import {
   AliasAdditionSchema, AmbiguitySchema, OutOfScopeSchema, PlaceNamesSchema, CONFIDENCE_BY_AUTHORITY, copyCeiling, DOMAIN_OF, EntityRecordSchema, FACT_FIELDS, GEO_LEVELS,
-  KEY_FAMILY, KbMetaSchema, PairingSetSchema, SensorySchema, SourceSchema,
+  KEY_FAMILY, KbMetaSchema, PairingSetSchema, SensorySchema, SourceSchema, WINE_STYLE_CATEGORIES,
   type AliasAdditionRecord, type AmbiguityRecord, type OutOfScopeRecord, type PlaceNamesRecord, type EntityRecord, type EntityType, type PairingSetRecord, type SensoryRecord, type Source,
 } from './schema.ts';
 import { exactForm } from '../normalize.ts';
@@ -67,6 +67,7 @@ const FAMILY_DIRS: Record<string, EntityType> = {
   geographies: 'wine_geography',
   spirits: 'spirit',
   'beer-styles': 'beer_style',
+  'wine-styles': 'wine_style',
 };
 
 function readJsonFiles(dir: string, rel: string, problems: Problem[]): { file: string; data: unknown }[] {
@@ -229,6 +230,9 @@ export function loadKnowledgeBase(dataDir: string): { kb: KnowledgeBase; problem
         continue;
       }
       needSource(e.file, e.key, `${where.field}.source`, fact.source);
+      if ((fact.source_excerpt === undefined) !== (fact.language_code === undefined)) {
+        problems.push({ ...where, message: 'source_excerpt and language_code go together (the language of the excerpt)' });
+      }
       const v = fact.value;
       const typeOk =
         (kind === 'string' && typeof v === 'string') ||
@@ -239,9 +243,11 @@ export function loadKnowledgeBase(dataDir: string): { kb: KnowledgeBase; problem
       if (!typeOk) problems.push({ ...where, message: `value must be a ${kind}${kind === 'range' ? ' with min <= max' : ''}` });
       if (kind === 'entity' && typeof v === 'string') {
         const t = byKey.get(v);
-        if (!t) problems.push({ ...where, message: `parent "${v}" is not a served entity` });
-        else if (t === e) problems.push({ ...where, message: 'an entity cannot be its own parent' });
-        else t.children.push(e.idx);
+        if (!t) problems.push({ ...where, message: `${field} "${v}" is not a served entity` });
+        else if (t === e) problems.push({ ...where, message: `an entity cannot be its own ${field}` });
+        else if (field === 'appellation' && t.type !== 'wine_geography') problems.push({ ...where, message: `"${v}" is not a wine geography` });
+        else if (field === 'parent' && e.type === 'wine_style' && t.type !== 'wine_style') problems.push({ ...where, message: `"${v}" is not a wine style` });
+        else if (field === 'parent') t.children.push(e.idx);
       }
       if (kind === 'entities' && Array.isArray(v)) {
         for (const k of v) {
@@ -251,6 +257,13 @@ export function loadKnowledgeBase(dataDir: string): { kb: KnowledgeBase; problem
           else if (field === 'grapes') t.geographies.push(e.idx);
         }
       }
+    }
+    if (e.type === 'wine_style') {
+      const cat = e.facts.category?.value;
+      if (typeof cat !== 'string' || !(WINE_STYLE_CATEGORIES as readonly string[]).includes(cat)) {
+        problems.push({ file: e.file, record: e.key, field: 'facts.category', message: `required, one of ${WINE_STYLE_CATEGORIES.join(', ')}` });
+      }
+      if (!e.facts.definition) problems.push({ file: e.file, record: e.key, field: 'facts.definition', message: 'required: the legal or official definition, cited' });
     }
     if (e.type === 'wine_geography') {
       const level = e.facts.level?.value;
@@ -331,6 +344,8 @@ export function loadKnowledgeBase(dataDir: string): { kb: KnowledgeBase; problem
     problems,
   ).map((x) => x.rec);
   for (const o of outOfScope) {
+    if (o.source) needSource('out-of-scope.json', o.term, 'source', o.source);
+    if ((o.source === undefined) !== (o.locator === undefined)) problems.push({ file: 'out-of-scope.json', record: o.term, field: 'source', message: 'source and locator go together' });
     const owners = nameOwners.get(exactForm(o.term));
     if (owners) problems.push({ file: 'out-of-scope.json', record: o.term, field: 'term', message: `also names ${[...owners].join(', ')}` });
   }

@@ -13,20 +13,26 @@ export const AUTHORITIES = [
   'style_guideline',
 ] as const;
 
-export const ENTITY_TYPES = ['grape', 'wine_geography', 'spirit', 'beer_style'] as const;
+export const ENTITY_TYPES = ['grape', 'wine_geography', 'spirit', 'beer_style', 'wine_style'] as const;
 export type EntityType = (typeof ENTITY_TYPES)[number];
 export const DOMAIN_OF: Record<EntityType, 'wine' | 'spirits' | 'beer'> = {
   grape: 'wine',
   wine_geography: 'wine',
   spirit: 'spirits',
   beer_style: 'beer',
+  wine_style: 'wine',
 };
 export const KEY_FAMILY: Record<EntityType, string> = {
   grape: 'grape',
   wine_geography: 'geo',
   spirit: 'spirit',
   beer_style: 'beer',
+  wine_style: 'style',
 };
+/** Pattern of a permanent entity key (`<family>/<slug>`). */
+export const ENTITY_KEY_PATTERN = '^(grape|geo|spirit|beer|style)/[a-z0-9][a-z0-9-]*$';
+/** Whether a string is shaped like a permanent entity key (used where a fact value may name an entity). */
+export const ENTITY_KEY_PREFIX = /^(grape|geo|spirit|beer|style)\//;
 
 const Str = Type.String({ minLength: 1 });
 const SourceKey = Type.String({ pattern: '^[a-z0-9][a-z0-9-]*$' });
@@ -67,6 +73,10 @@ export const FactSchema = Type.Object(
     ]),
     source: SourceKey,
     locator: Str,
+    /** a verbatim passage (≤ 300 characters) of the source that states the fact (wine style definitions) */
+    source_excerpt: Type.Optional(Type.String({ minLength: 1, maxLength: 300 })),
+    /** language of source_excerpt (required with it) */
+    language_code: Type.Optional(Type.String({ pattern: '^[a-z]{2,3}$' })),
   },
   { additionalProperties: false },
 );
@@ -96,7 +106,7 @@ export type Alias = Static<typeof AliasSchema>;
 
 /** data/aliases/*.json: aliases for a record that lives in another file (e.g. a derived one). */
 export const AliasAdditionSchema = Type.Object(
-  { entity: Type.String({ pattern: '^(grape|geo|spirit|beer)/[a-z0-9][a-z0-9-]*$' }), aliases: Type.Array(AliasSchema, { minItems: 1 }) },
+  { entity: Type.String({ pattern: ENTITY_KEY_PATTERN }), aliases: Type.Array(AliasSchema, { minItems: 1 }) },
   { additionalProperties: false },
 );
 export type AliasAdditionRecord = Static<typeof AliasAdditionSchema>;
@@ -106,7 +116,7 @@ const Review = Type.Union(REVIEW_STATES.map((r) => Type.Literal(r)));
 
 export const EntityRecordSchema = Type.Object(
   {
-    key: Type.String({ pattern: '^(grape|geo|spirit|beer)/[a-z0-9][a-z0-9-]*$' }),
+    key: Type.String({ pattern: ENTITY_KEY_PATTERN }),
     type: Type.Union(ENTITY_TYPES.map((t) => Type.Literal(t))),
     name: Str,
     review: Review,
@@ -169,7 +179,29 @@ export const FACT_FIELDS: Record<EntityType, Record<string, 'string' | 'number' 
     /** a named sub-style or historical style: the BJCP style or category entry it sits in */
     parent: 'entity',
   },
+  wine_style: {
+    /** product_category | sweetness_term | sherry_style | port_style | production_method | style */
+    category: 'string',
+    /** the legal or official definition, in our own words (with source_excerpt + language_code: the text read) */
+    definition: 'string',
+    legal_reference: 'string',
+    country: 'string',
+    /** a broader wine style */
+    parent: 'entity',
+    /** the appellation whose rules define the style (sherry, port) */
+    appellation: 'entity',
+    min_abv: 'number',
+    max_abv: 'number',
+    min_pressure_bar: 'number',
+    max_pressure_bar: 'number',
+    sugar_g_per_l: 'range',
+    ageing: 'string',
+    wikidata_id: 'string',
+  },
 };
+
+/** Values of a wine style's `category` fact. */
+export const WINE_STYLE_CATEGORIES = ['product_category', 'sweetness_term', 'sherry_style', 'port_style', 'production_method', 'style'] as const;
 
 export const GEO_LEVELS = ['country', 'region', 'subregion', 'appellation'] as const;
 
@@ -268,7 +300,7 @@ export type AmbiguityRecord = Static<typeof AmbiguitySchema>;
 
 /** data/out-of-scope.json: terms for drinks outside the four domains (answered `coverage: out_of_scope`). */
 export const OutOfScopeSchema = Type.Object(
-  { term: Str, category: Str, note: Type.Optional(Str) },
+  { term: Str, category: Str, note: Type.Optional(Str), source: Type.Optional(SourceKey), locator: Type.Optional(Str) },
   { additionalProperties: false },
 );
 export type OutOfScopeRecord = Static<typeof OutOfScopeSchema>;

@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadKnowledgeBase, type KnowledgeBase } from './load.ts';
+import { ENTITY_TYPES } from './schema.ts';
 
 const DEMAND_FILE = path.join('test', 'resolve', 'demand-queries.json');
 
@@ -82,9 +83,16 @@ function evidenceStats(kb: KnowledgeBase, dataDir: string) {
 }
 
 
+/** Served aliases per language code (every alias carries one), most first. */
+function aliasesByLanguage(kb: KnowledgeBase): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const e of kb.entities) for (const a of e.aliases) out[a.lang] = (out[a.lang] ?? 0) + 1;
+  return Object.fromEntries(Object.entries(out).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])));
+}
+
 export function kbStats(dataDir: string) {
   const { kb, problems } = loadKnowledgeBase(dataDir);
-  const families = ['grape', 'wine_geography', 'spirit', 'beer_style'] as const;
+  const families = ENTITY_TYPES;
   const byFamily = Object.fromEntries(
     families.map((t) => {
       const es = kb.entities.filter((e) => e.type === t);
@@ -120,6 +128,7 @@ export function kbStats(dataDir: string) {
     wine_geographies_by_country: perCountry('wine_geography'),
     spirits_by_country: perCountry('spirit'),
     out_of_scope_terms: kb.outOfScope.length,
+    aliases_by_language: aliasesByLanguage(kb),
     evidence: evidenceStats(kb, dataDir),
     totals: {
       entities: total('entities'),
