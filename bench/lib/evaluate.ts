@@ -79,7 +79,7 @@ export function loadLabelledQueries(file = LABELLED_PATH): LabelledQuery[] {
   return raw as LabelledQuery[];
 }
 
-export function loadEngine(dataDir = path.join(ROOT, 'data')): Engine {
+export function loadEngine(dataDir = process.env.KB_DATA_DIR ?? path.join(ROOT, 'data')): Engine {
   return new Engine(loadKnowledgeBaseOrThrow(dataDir));
 }
 

@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { Entity, KnowledgeBase } from './kb/load.ts';
 import { Resolver, type Candidate, type EntityKind, type Resolution } from './resolver.ts';
+import { entityClass } from './kb/entity-class.ts';
 import { ENTITY_KEY_PREFIX, ENTITY_TYPES, type Fact, type GuidanceItemRecord, type SensoryRecord } from './kb/schema.ts';
 
 export interface EngineError {
@@ -86,17 +87,27 @@ export function resolverInputs(kb: KnowledgeBase) {
     term: a.term,
     entities: a.entities.map((k) => kb.byKey.get(k)?.idx).filter((i): i is number => i !== undefined),
   }));
-  // deterministic tie-break at equal scores: the shorter name (the more general term), then served
+  // deterministic tie-break at equal scores: the demand prior (below), then the shorter name (the more general term), then served
   // evidence (verified pairing), then key. Evidence comes second so that adding evidence to an
   // entity never changes which entity a name means.
+  // Before all of these: the public demand prior (data/demand-prior.json), so a shared name such as
+  // "Calvados" lists the meaning most people ask for first (its state stays ambiguous).
   const rank = (e: Entity) => (e.pairing ? 0 : 1);
+  const prior = kb.entities.map((e) => Math.max(kb.demandPrior.entities[e.key] ?? 0, kb.demandPrior.classes[entityClass(e)] ?? 0));
   const tieBreak = (a: number, b: number) => {
     const ea = kb.entities[a]!;
     const eb = kb.entities[b]!;
-    return ea.name.length - eb.name.length || rank(ea) - rank(eb) || (ea.key < eb.key ? -1 : ea.key > eb.key ? 1 : 0);
+    return prior[b]! - prior[a]! || ea.name.length - eb.name.length || rank(ea) - rank(eb) || (ea.key < eb.key ? -1 : ea.key > eb.key ? 1 : 0);
   };
   const kinds = kb.entities.map((e): EntityKind => (e.type === 'wine_geography' ? 'place' : e.type === 'grape' ? 'grape' : 'other'));
-  const options = { kindOf: (i: number) => kinds[i]!, outOfScope: kb.outOfScope.map((o) => o.term), placeNames: kb.placeNames };
+  const aliasLanguages = kb.entities.flatMap((e) => [null, ...e.aliases.map((a) => a.lang)]);
+  const options = {
+    kindOf: (i: number) => kinds[i]!,
+    outOfScope: kb.outOfScope.map((o) => o.term),
+    placeNames: kb.placeNames,
+    designations: kb.designations.filter((d) => d.kind === 'designation').map((d) => ({ term: d.term, kind: d.kind })),
+    aliasLanguages,
+  };
   return { names, shared, tieBreak, options };
 }
 
@@ -129,7 +140,7 @@ export class Engine {
   private resolveTerm(q: string, limit: number, accept?: (entity: number) => boolean): Resolution {
     const direct = this.entityByIdOrKey(q);
     if (direct && (!accept || accept(direct.idx))) {
-      return { state: 'resolved', candidates: [{ entity: direct.idx, score: 100, matchedOn: 'entity_id', value: q }], suggestions: [], coverage: null };
+      return { state: 'resolved', candidates: [{ entity: direct.idx, score: 100, matchedOn: 'entity_id', value: q }], suggestions: [], coverage: null, terms: [] };
     }
     return this.resolver.resolve(q, limit, accept);
   }
@@ -174,7 +185,7 @@ export class Engine {
     const r = this.resolveTerm(p.q, p.limit ?? DEFAULT_LIMIT, accept);
     return {
       status: 200,
-      body: { ok: true, ...this.resolutionHead(p.q, r), matches: r.candidates.map((c) => matchOf(this.kb, c)), ...this.unresolvedHelp(r) },
+      body: { ok: true, ...this.resolutionHead(p.q, r), matches: r.candidates.map((c) => matchOf(this.kb, c)), terms: r.terms, ...this.unresolvedHelp(r) },
     };
   }
 

@@ -52,6 +52,7 @@
 import {
   abbreviationSplit, damerau, deletionHashes, exactForm, fold, indexVariants, isWeakWord, queryForms, STOP_WORDS, typoBudget,
 } from './normalize.ts';
+import { DesignationWords, Inflections, type DesignationWord, type QueryTerm } from './market-words.ts';
 
 export const RESOLVE_THRESHOLD = 55;
 /** Suggestions on an unresolved answer: names scoring at least this, at most SUGGESTION_LIMIT of them. */
@@ -99,6 +100,8 @@ export interface Resolution {
   suggestions: Candidate[];
   /** unresolved only: whether the term names a drink outside the four domains */
   coverage: Coverage | null;
+  /** designation words recognised in the query and left out of matching ("DO" in "DO Ribera del Duero") */
+  terms: QueryTerm[];
 }
 
 /** What the resolver needs to know of an entity beyond its names. */
@@ -111,6 +114,10 @@ export interface ResolverOptions {
   outOfScope?: string[];
   /** country names: a query equal to one is answered only by a name that equals it, never by a partial match */
   placeNames?: string[];
+  /** designation words of wine labels (data/designations.json): recognised around a name, never matched as names */
+  designations?: DesignationWord[];
+  /** the language of each alias (by name index; canonical names have none): inflected forms are read through it */
+  aliasLanguages?: (string | null)[];
 }
 
 interface Form {
@@ -346,6 +353,8 @@ export class Resolver {
   private readonly outOfScopeWords = new Set<string>(); // one-word out-of-scope terms, folded
   private readonly outOfScopePhrases: string[] = []; // several-word terms, folded, padded with spaces
   private readonly placeNames = new Set<string>(); // folded country names
+  private readonly designations: DesignationWords;
+  private readonly inflections: Inflections;
 
   constructor(
     names: ResolvableName[],
@@ -496,6 +505,12 @@ export class Resolver {
       off += f.tokens.length;
     }
     this.hitsB = new Hits(this.forms.length);
+    this.designations = new DesignationWords(options.designations ?? [], this.isIndexWord);
+    const langs = options.aliasLanguages ?? [];
+    this.inflections = new Inflections(
+      names.flatMap((n, i) => (langs[i] ? [{ value: n.value, lang: langs[i]! }] : [])),
+      this.isIndexWord,
+    );
     for (const s of sharedTerms) {
       const key = fold(exactForm(s.term));
       this.sharedTerms.set(key, [...new Set([...(this.sharedTerms.get(key) ?? []), ...s.entities])]);
@@ -525,14 +540,30 @@ export class Resolver {
    * shared with an entity of another type can still be `resolved` within the filter.
    */
   resolve(q: string, limit: number, accept?: (entity: number) => boolean): Resolution {
-    const best = new Map<number, Candidate>();
-    const whole = this.collect(q, best);
+    let best = new Map<number, Candidate>();
+    let whole = this.collect(q, best);
+    // designation words around a name ("DO Ribera del Duero", "Rioja DOCa") are reported, not matched,
+    // unless the whole query is itself a name
+    let terms: QueryTerm[] = [];
+    if (this.designations.mayContain(whole.tokens) && !hasAtLeast(best, 92)) {
+      const d = this.designations.find(q);
+      if (d) {
+        terms = d.terms;
+        q = d.rest;
+        best = new Map();
+        whole = this.collect(q, best);
+      }
+    }
     // a country name is answered by a name equal to it or not at all ("India" is not Indiana)
     const place = whole.place;
     if (!whole.empty && !whole.outOfScope && !place) {
       // Other taxonomies' forms: "Saison / Farmhouse Ale", "American Pale Ale (APA)", plurals
       // ("CANADIAN WHISKIES"). Each part is resolved on its own; its candidates rank a little lower.
-      for (const part of queryParts(q, whole.tokens, this.isIndexWord)) {
+      const parts = queryParts(q, whole.tokens, this.isIndexWord);
+      // Other languages' inflections ("viskit", "likörer") and compounds ("maltwhisky"), when the
+      // query as typed names nothing for sure
+      if (!hasStrong(best, whole.weakPartial)) for (const r of this.inflections.readings(whole.tokens)) parts.push(r);
+      for (const part of parts) {
         const partBest = new Map<number, Candidate>();
         const r = this.collect(part, partBest);
         whole.shared ||= r.shared;
@@ -564,6 +595,7 @@ export class Resolver {
         candidates: [],
         suggestions: below.sort(order).slice(0, SUGGESTION_LIMIT),
         coverage: whole.outOfScope ? 'out_of_scope' : 'unknown_term',
+        terms,
       };
     }
     ranked.sort(order);
@@ -571,8 +603,11 @@ export class Resolver {
     const gap = ranked.length > 1 ? top.score - ranked[1]!.score : Infinity;
     const close = gap < AMBIGUITY_MARGIN || (PARTIAL.has(top.matchedOn) && gap < PARTIAL_AMBIGUITY_MARGIN);
     const shared = whole.shared && (!accept || ranked.length > 1);
-    const state = shared || close || fallback || whole.weakPartial.has(top.entity) ? 'ambiguous' : 'resolved';
-    return { state, candidates: ranked.slice(0, limit), suggestions: [], coverage: null };
+    // a one-word query that reaches a grape only as a misspelling of one of its synonyms is a guess:
+    // the word is more likely a word of another kind ("negroni" is not the synonym "Negron")
+    const synonymTypo = whole.tokens.length === 1 && top.matchedOn === 'alias_typo' && this.kindOf(top.entity) === 'grape';
+    const state = shared || close || fallback || synonymTypo || whole.weakPartial.has(top.entity) ? 'ambiguous' : 'resolved';
+    return { state, candidates: ranked.slice(0, limit), suggestions: [], coverage: null, terms };
   }
 
   /**
@@ -634,14 +669,22 @@ export class Resolver {
    */
   private fallback(tokens: string[], best: Map<number, Candidate>): boolean {
     const found = new Map<number, Candidate>();
-    // origin and trade words first ("AMERICAN WHITE IPA" → "white ipa"), then every qualifier ("WHITE RUM" → "rum")
-    for (const drop of [ORIGIN_QUALIFIERS, QUALIFIERS]) {
-      const kept = tokens.filter((t) => !drop.has(t) && !/^\d+$/.test(t));
+    // origin and trade words first ("AMERICAN WHITE IPA" → "white ipa"), then every qualifier ("WHITE RUM"
+    // → "rum"), then also the words no name holds (a qualifier in another language: "mörk rom" → "rom")
+    const drops: ((t: string) => boolean)[] = [
+      (t) => ORIGIN_QUALIFIERS.has(t),
+      (t) => QUALIFIERS.has(t),
+      (t) => QUALIFIERS.has(t) || (!this.isIndexWord(t) && !STOP_WORDS.has(t)),
+    ];
+    for (const drop of drops) {
+      const kept = tokens.filter((t) => !drop(t) && !/^\d+$/.test(t));
       if (kept.length === 0 || kept.length === tokens.length) continue;
       for (const part of [kept.join(' '), ...queryParts(kept.join(' '), kept, this.isIndexWord)]) {
         const r = this.collect(part, found);
         for (const e of r.weakPartial) if (PARTIAL.has(found.get(e)?.matchedOn ?? 'canonical')) found.delete(e);
       }
+      // with unknown words dropped only a name equal to what is left counts ("cotton candy" is no "Candy Mountain")
+      if (drop === drops[2]) for (const [e, c] of found) if (PARTIAL.has(c.matchedOn)) found.delete(e);
       if (hasAtLeast(found, RESOLVE_THRESHOLD)) break;
     }
     // the head noun alone only when nothing at all reached the threshold (a weak partial match ranks above it)

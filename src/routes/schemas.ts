@@ -173,6 +173,14 @@ const Provenance = Type.Object({
   language_code: Type.Union([Type.String(), Type.Null()], { description: 'Language of source_excerpt (ISO 639-1 or -3); null when there is no excerpt.' }),
 });
 
+export const QueryTerm = Type.Object({
+  start: Type.Integer({ minimum: 0, description: 'Offset in q where the term starts, in UTF-16 code units (JavaScript string indices): q.slice(start, end) === text.' }),
+  end: Type.Integer({ minimum: 0 }),
+  text: Type.String({ description: 'The term as typed.' }),
+  kind: Type.String({ description: '"designation" (a quality or origin scheme word such as DO, AOC, DOCG, IGP, WO, AVA).' }),
+  value: Type.String({ description: 'The term as its source lists it.' }),
+});
+
 export const SourcedFact = Type.Object({ value: Type.Unknown(), provenance: Provenance });
 
 export const Profile = Type.Object(

@@ -7,7 +7,7 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { TSchema } from '@sinclair/typebox';
 import { v5 as uuidv5 } from 'uuid';
 import {
-  AliasAdditionSchema, AmbiguitySchema, OutOfScopeSchema, PlaceNamesSchema, CONFIDENCE_BY_AUTHORITY, copyCeiling, DOMAIN_OF, EntityRecordSchema, FACT_FIELDS, GEO_LEVELS,
+  AliasAdditionSchema, AmbiguitySchema, DesignationSchema, type DesignationRecord, OutOfScopeSchema, PlaceNamesSchema, CONFIDENCE_BY_AUTHORITY, copyCeiling, DOMAIN_OF, EntityRecordSchema, FACT_FIELDS, GEO_LEVELS,
   KEY_FAMILY, KbMetaSchema, PairingSetSchema, SensorySchema, SourceSchema, WINE_STYLE_CATEGORIES,
   type AliasAdditionRecord, type AmbiguityRecord, type OutOfScopeRecord, type PlaceNamesRecord, type EntityRecord, type EntityType, type PairingSetRecord, type SensoryRecord, type Source,
 } from './schema.ts';
@@ -48,6 +48,10 @@ export interface KnowledgeBase {
   outOfScope: OutOfScopeRecord[];
   /** country names people write (data/place-names.json); a query equal to one is never answered by a partial match */
   placeNames: string[];
+  /** designation words and traditional terms of wine labels (data/designations.json) */
+  designations: DesignationRecord[];
+  /** public demand per entity and per class of entity (data/demand-prior.json, derived by tools/derive/demand-prior.mjs) */
+  demandPrior: { classes: Record<string, number>; entities: Record<string, number> };
   draftCount: number;
 }
 
@@ -350,6 +354,39 @@ export function loadKnowledgeBase(dataDir: string): { kb: KnowledgeBase; problem
     if (owners) problems.push({ file: 'out-of-scope.json', record: o.term, field: 'term', message: `also names ${[...owners].join(', ')}` });
   }
 
+  // designation words and traditional terms: each cites its source; none may be an entity's name
+  const designations: DesignationRecord[] = [];
+  for (const { file, data } of readRootFile(dataDir, 'designations.json', problems)) {
+    const terms = (data as { terms?: unknown })?.terms;
+    if (!Array.isArray(terms)) {
+      problems.push({ file, record: '-', field: 'terms', message: 'must be {"terms": [ … ]}' });
+      continue;
+    }
+    const seen = new Set<string>();
+    for (const { rec } of checkArray<DesignationRecord>(DesignationSchema, [{ file, data: terms }], (r: any, i) => r?.term ?? `#${i}`, problems)) {
+      needSource(file, rec.term, 'source', rec.source);
+      const k = `${exactForm(rec.term)}|${rec.kind}`;
+      if (seen.has(k)) continue; // the same word from several laws: the first entry stands for it
+      seen.add(k);
+      const owners = rec.kind === 'designation' ? nameOwners.get(exactForm(rec.term)) : undefined;
+      if (owners) problems.push({ file, record: rec.term, field: 'term', message: `also names ${[...owners].join(', ')}: a designation word is never an entity name` });
+      designations.push(rec);
+    }
+  }
+
+  // the demand prior: orders candidates of equal score (a shared name lists the meaning most asked for first)
+  const demandPrior = { classes: {} as Record<string, number>, entities: {} as Record<string, number> };
+  for (const { file, data } of readRootFile(dataDir, 'demand-prior.json', problems)) {
+    const d = data as { classes?: unknown; entities?: unknown };
+    const numbers = (o: unknown) => !!o && typeof o === 'object' && Object.values(o).every((v) => typeof v === 'number' && v >= 0);
+    if (!numbers(d.classes) || !numbers(d.entities)) {
+      problems.push({ file, record: '-', field: 'classes/entities', message: 'must map class names and entity keys to non-negative numbers' });
+      continue;
+    }
+    demandPrior.classes = d.classes as Record<string, number>;
+    demandPrior.entities = d.entities as Record<string, number>;
+  }
+
   // sensory
   const seenExpr = new Set<string>();
   for (const { file, rec } of checkArray<SensoryRecord>(SensorySchema, readJsonFiles(path.join(dataDir, 'sensory'), 'sensory', problems), recId, problems)) {
@@ -419,7 +456,7 @@ export function loadKnowledgeBase(dataDir: string): { kb: KnowledgeBase; problem
 
   const draftCount = all.length - served.length;
   return {
-    kb: { version, entities, byKey, byId: new Map(entities.map((e) => [e.id, e])), sources, ambiguities, outOfScope, placeNames, draftCount },
+    kb: { version, entities, byKey, byId: new Map(entities.map((e) => [e.id, e])), sources, ambiguities, outOfScope, placeNames, designations, demandPrior, draftCount },
     problems,
   };
 }

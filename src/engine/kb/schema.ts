@@ -317,6 +317,24 @@ export const PlaceNamesSchema = Type.Object(
 );
 export type PlaceNamesRecord = Static<typeof PlaceNamesSchema>;
 
+/** data/designations.json: designation words and traditional terms of wine labels, each with its legal source. */
+export const DESIGNATION_KINDS = ['designation', 'traditional_term'] as const;
+export const DesignationSchema = Type.Object(
+  {
+    term: Str,
+    kind: Type.Union(DESIGNATION_KINDS.map((k) => Type.Literal(k))),
+    expansion: Type.Union([Str, Type.Null()]),
+    lang: Type.String({ pattern: '^(und|[a-z]{2,3}(-[A-Za-z0-9]{2,8})*)$' }),
+    countries: Type.Array(Type.String({ pattern: '^([A-Z]{2}|EU)$' })),
+    source: SourceKey,
+    locator: Str,
+    note: Type.Optional(Str),
+  },
+  { additionalProperties: false },
+);
+export type DesignationRecord = Static<typeof DesignationSchema>;
+export const DesignationsFileSchema = Type.Object({ terms: Type.Array(Type.Unknown()) }, { additionalProperties: true });
+
 export const KbMetaSchema = Type.Object({ version: Str }, { additionalProperties: false });
 
 /** Confidence a pairing item or sensory expression may claim, by the authority of its source. */

@@ -4,14 +4,14 @@ import { Type } from '@sinclair/typebox';
 import type { GatewayContext } from '../../gateway/context.ts';
 import { registerDemoTwin } from '../demo-twin.ts';
 import { registerKeyed, type EngineRouteDef } from '../engine-route.ts';
-import { domainFilterParam, ID_NOTE, limitParam, Match, ResolutionHead, termParam, typeFilterParam, UnresolvedHelp } from '../schemas.ts';
+import { domainFilterParam, ID_NOTE, limitParam, Match, QueryTerm, ResolutionHead, termParam, typeFilterParam, UnresolvedHelp } from '../schemas.ts';
 
 export const resolveEntityRoute: EngineRouteDef = {
   op: 'resolve-entity',
   path: '/v1/resolve-entity',
   summary: 'Resolve a free-text term to ranked drink entities',
   description:
-    'Matches grapes, wine geographies, spirits and beer styles by canonical name and alias, in tiers: exact canonical (100), exact alias (97), accent-folded (94/92), word order free (88/86), word prefix (60–85), typo-tolerant (35–75). An unknown term gets 200 with state "unresolved", no matches, `coverage` (out_of_scope for a drink outside wine, spirits and beer, else unknown_term) and `suggestions` (the nearest names below the threshold). Names from other taxonomies are understood: "A / B" forms, a bracketed abbreviation ("American Pale Ale (APA)"), plurals ("CANADIAN WHISKIES") and spelling variants (Pilsener/Pilsner). A one-word place name that only starts, or is a later word of, a longer name is never "resolved" to it; a country name is answered only by a name equal to it; a partial match that skips a word of the name is never "resolved"; a place beats a grape synonym of the same name. When nothing reaches 55, retail qualifiers ("AMERICAN VODKAS", "80 PROOF VODKA") or all but the head noun are dropped as a last resort: such answers score 8 lower and are at most "ambiguous". entity_id values are UUIDv5 of a permanent entity key and never change across releases or restarts. `type` and `domain` restrict the answer to entities of those types or that domain: candidates outside the filter are dropped before the state is decided. ' + ID_NOTE,
+    'Matches grapes, wine geographies, spirits and beer styles by canonical name and alias, in tiers: exact canonical (100), exact alias (97), accent-folded (94/92), word order free (88/86), word prefix (60–85), typo-tolerant (35–75). An unknown term gets 200 with state "unresolved", no matches, `coverage` (out_of_scope for a drink outside wine, spirits and beer, else unknown_term) and `suggestions` (the nearest names below the threshold). Names in the languages of other markets are understood: country and region names in every language Unicode CLDR gives ("Frankrike", "Kalifornien"), the official EU names of spirit and wine categories in the EU languages, inflected forms read through the Snowball stemmer of the language (Finnish "viskit", Swedish "likörer") and compounds of two known words ("maltwhisky"). A one-word query that reaches a grape only as a misspelling of one of its synonyms is at most "ambiguous". Candidates of equal score are ordered by a public demand prior (data/demand-prior.json), so a shared name lists the meaning most people ask for first. Names from other taxonomies are understood: "A / B" forms, a bracketed abbreviation ("American Pale Ale (APA)"), plurals ("CANADIAN WHISKIES") and spelling variants (Pilsener/Pilsner). A one-word place name that only starts, or is a later word of, a longer name is never "resolved" to it; a country name is answered only by a name equal to it; a partial match that skips a word of the name is never "resolved"; a place beats a grape synonym of the same name. When nothing reaches 55, retail qualifiers ("AMERICAN VODKAS", "80 PROOF VODKA"), then words no name holds ("mörk rom": only a name equal to what is left counts), or all but the head noun are dropped as a last resort: such answers score 8 lower and are at most "ambiguous". entity_id values are UUIDv5 of a permanent entity key and never change across releases or restarts. `type` and `domain` restrict the answer to entities of those types or that domain: candidates outside the filter are dropped before the state is decided. ' + ID_NOTE,
   querystring: ({ maxLength, demo }) =>
     Type.Object({
       q: termParam(maxLength),
@@ -25,7 +25,15 @@ export const resolveEntityRoute: EngineRouteDef = {
     ...(query.type !== undefined ? { type: String(query.type) } : {}),
     ...(query.domain !== undefined ? { domain: String(query.domain) } : {}),
   }),
-  body: Type.Object({ ok: Type.Literal(true), ...ResolutionHead, matches: Type.Array(Match), ...UnresolvedHelp }),
+  body: Type.Object({
+    ok: Type.Literal(true),
+    ...ResolutionHead,
+    matches: Type.Array(Match),
+    terms: Type.Array(QueryTerm, {
+      description: 'Designation words recognised in q (DO, DOCa, DOCG, AOC, IGP, WO, AVA, Qualitätswein…; data/designations.json, from the EU and national wine laws). They are left out of matching and never matched as entities: "DO Ribera del Duero" resolves as "Ribera del Duero" with terms [{kind: "designation", value: "DO"}]. Empty when there are none.',
+    }),
+    ...UnresolvedHelp,
+  }),
   notFound: null,
   example: 'q=shiraz',
 };

@@ -1,0 +1,168 @@
+// What buyers in other markets write around and inside a name, read before the resolver matches:
+// - designation words (DO, DOCa, DOCG, AOC, IGP, WO, AVA, Qualitätswein…; data/designations.json, taken
+//   from the EU register of traditional terms and national wine laws): recognised, reported as `terms`,
+//   and never matched as entities ("DO Ribera del Duero" is Ribera del Duero);
+// - inflected forms: the plural and definite forms catalogues print (Finnish "viskit", Swedish
+//   "likörer") reach an alias of the same language through that language's Snowball stemmer
+//   (@orama/stemmers), and compounds ("maltwhisky") split into two indexed words.
+// Pure functions and immutable tables built once at start-up; no I/O.
+import { stemmer as daStem } from '@orama/stemmers/danish';
+import { stemmer as deStem } from '@orama/stemmers/german';
+import { stemmer as fiStem } from '@orama/stemmers/finnish';
+import { stemmer as nlStem } from '@orama/stemmers/dutch';
+import { stemmer as noStem } from '@orama/stemmers/norwegian';
+import { stemmer as svStem } from '@orama/stemmers/swedish';
+import { exactForm, fold, STOP_WORDS } from './normalize.ts';
+
+/** A recognised word of the query that is not an entity name: `text` is `query.slice(start, end)` (UTF-16 offsets). */
+export interface QueryTerm {
+  start: number;
+  end: number;
+  text: string;
+  kind: string;
+  /** the term as the source lists it ("DOCa") */
+  value: string;
+}
+
+export interface DesignationWord {
+  term: string;
+  kind: string;
+}
+
+interface Phrase {
+  tokens: string[];
+  value: string;
+  kind: string;
+  /** only when typed in capitals (a short abbreviation that is also an everyday or name word: "DO", "AC") */
+  caps: boolean;
+}
+
+const RAW_WORD = /[\p{L}\p{N}]+/gu;
+
+/**
+ * Designation words of wine labels. A short abbreviation (two letters, or a word that is also a stop
+ * word or a word of some entity name) counts only when typed in capitals, so "vinho do Porto" keeps
+ * its "do" while "DO Rioja" loses it.
+ */
+export class DesignationWords {
+  private readonly byFirst = new Map<string, Phrase[]>();
+
+  constructor(words: DesignationWord[], isNameWord: (folded: string) => boolean) {
+    for (const w of words) {
+      const folded = fold(exactForm(w.term));
+      if (!folded) continue;
+      const tokens = folded.split(' ');
+      // an abbreviation: one word with at least two capitals ("DO", "DOCa", "IGP")
+      const abbreviation = !/\s/.test(w.term) && (w.term.match(/\p{Lu}/gu)?.length ?? 0) >= 2;
+      const caps = tokens.length === 1 && abbreviation && (tokens[0]!.length <= 2 || STOP_WORDS.has(tokens[0]!) || isNameWord(tokens[0]!));
+      const p: Phrase = { tokens, value: w.term, kind: w.kind, caps };
+      const list = this.byFirst.get(tokens[0]!) ?? [];
+      list.push(p);
+      // longest phrase first, so "Vin de Pays" wins over a shorter phrase that starts it
+      list.sort((a, b) => b.tokens.length - a.tokens.length);
+      this.byFirst.set(tokens[0]!, list);
+    }
+  }
+
+  /** Whether any folded query token can start a designation (cheap check before `find`). */
+  mayContain(tokens: string[]): boolean {
+    for (const t of tokens) if (this.byFirst.has(t)) return true;
+    return false;
+  }
+
+  /** The designation words of q, and q with them blanked out (offsets kept). */
+  find(q: string): { terms: QueryTerm[]; rest: string } | null {
+    const words: { start: number; end: number; raw: string; folded: string }[] = [];
+    for (const m of q.matchAll(RAW_WORD)) {
+      const raw = m[0];
+      words.push({ start: m.index!, end: m.index! + raw.length, raw, folded: fold(exactForm(raw)) });
+    }
+    const terms: QueryTerm[] = [];
+    for (let i = 0; i < words.length; i++) {
+      const list = this.byFirst.get(words[i]!.folded);
+      if (!list) continue;
+      for (const p of list) {
+        if (i + p.tokens.length > words.length) continue;
+        let ok = true;
+        for (let j = 0; j < p.tokens.length && ok; j++) ok = words[i + j]!.folded === p.tokens[j];
+        if (!ok) continue;
+        if (p.caps && words[i]!.raw !== words[i]!.raw.toUpperCase()) continue;
+        const start = words[i]!.start;
+        const end = words[i + p.tokens.length - 1]!.end;
+        terms.push({ start, end, text: q.slice(start, end), kind: p.kind, value: p.value });
+        i += p.tokens.length - 1;
+        break;
+      }
+    }
+    if (terms.length === 0) return null;
+    let rest = '';
+    let at = 0;
+    for (const t of terms) {
+      rest += q.slice(at, t.start) + ' ';
+      at = t.end;
+    }
+    rest += q.slice(at);
+    return { terms, rest };
+  }
+}
+
+/** Languages whose catalogues print inflected names, with their Snowball stemmers; alias language codes map onto them. */
+const STEMMERS: Record<string, (w: string) => string> = { fi: fiStem, sv: svStem, da: daStem, no: noStem, de: deStem, nl: nlStem };
+const LANG_OF: Record<string, string> = { fi: 'fi', sv: 'sv', da: 'da', nb: 'no', nn: 'no', no: 'no', de: 'de', nl: 'nl' };
+
+/** A word shorter than this is not stemmed or split (short words stem to noise). */
+const MIN_INFLECTED = 4;
+
+/**
+ * Inflected and compound forms. Built from the aliases of each stemmed language: an alias word's stem
+ * (in its own language) leads back to that word, so a query word with the same stem in that language is
+ * read as it. A query word that no name holds is also tried as two indexed words written together.
+ */
+export class Inflections {
+  private readonly stems = new Map<string, Map<string, string[]>>(); // language → stem → alias words
+
+  constructor(aliases: { value: string; lang: string }[], private readonly isIndexWord: (folded: string) => boolean) {
+    for (const a of aliases) {
+      const lang = LANG_OF[a.lang.split('-')[0]!];
+      if (!lang) continue;
+      const stem = STEMMERS[lang]!;
+      let m = this.stems.get(lang);
+      if (!m) this.stems.set(lang, (m = new Map()));
+      for (const w of fold(exactForm(a.value)).split(' ')) {
+        if (w.length < MIN_INFLECTED - 1 || STOP_WORDS.has(w)) continue;
+        const s = stem(w);
+        const list = m.get(s) ?? [];
+        if (!list.includes(w)) list.push(w);
+        m.set(s, list);
+      }
+    }
+  }
+
+  /**
+   * Readings of a query with one word replaced by an indexed word of the same stem, or split into two
+   * indexed words ("maltwhisky" → "malt whisky"). Words that some name holds are kept as typed.
+   * At most `max` readings.
+   */
+  readings(tokens: string[], max = 8): string[] {
+    const out = new Set<string>();
+    for (let i = 0; i < tokens.length && out.size < max; i++) {
+      const t = tokens[i]!;
+      if (t.length < MIN_INFLECTED || this.isIndexWord(t) || STOP_WORDS.has(t)) continue;
+      const put = (w: string) => {
+        const copy = tokens.slice();
+        copy[i] = w;
+        out.add(copy.join(' '));
+      };
+      for (const [lang, m] of this.stems) {
+        for (const w of m.get(STEMMERS[lang]!(t)) ?? []) if (w !== t) put(w);
+      }
+      // a compound of two indexed words, each at least three letters ("maltwhisky", "rotwein")
+      for (let cut = 3; cut <= t.length - 3; cut++) {
+        const a = t.slice(0, cut);
+        const b = t.slice(cut);
+        if (this.isIndexWord(a) && this.isIndexWord(b) && !STOP_WORDS.has(a) && !STOP_WORDS.has(b)) put(`${a} ${b}`);
+      }
+    }
+    return [...out].slice(0, max);
+  }
+}
