@@ -7,7 +7,8 @@
 //                               (an ambiguous answer acts on its top match and lists the others);
 //   expect.kind "ambiguous":    the state is ambiguous and one of `keys` is among the matches;
 //   expect.kind "no_entity":    the state is not resolved (a blend or generic label names no one entity);
-//   expect.kind "out_of_scope": the state is unresolved with coverage "out_of_scope".
+//   expect.kind "out_of_scope": the state is unresolved with coverage "out_of_scope";
+//   expect.kind "unresolved":   the state is unresolved (a brand or cocktail names no entity of ours).
 // "Confidently wrong": resolved, and not right.
 // Weights: within a family, raw counts. Overall, each source's weights are scaled to the same total, so
 // that a 130,000-review dataset does not drown a 2,410-beer catalogue.
@@ -18,12 +19,17 @@ import type { Engine } from '../../src/engine/engine.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const DEMAND_PATH = path.join(ROOT, 'test', 'resolve', 'demand-queries.json');
+/** Names in the languages of other markets, from retail catalogues (test/resolve/MARKET.md). */
+export const MARKET_PATH = path.join(ROOT, 'test', 'resolve', 'market-queries.json');
+/** Everyday names a newcomer types: styles, short forms, brands, cocktails, label fragments. */
+export const EVERYDAY_PATH = path.join(ROOT, 'test', 'resolve', 'everyday-queries.json');
 
 export type Expect =
   | { kind: 'entity'; keys: string[] }
   | { kind: 'ambiguous'; keys: string[] }
   | { kind: 'no_entity' }
-  | { kind: 'out_of_scope' };
+  | { kind: 'out_of_scope' }
+  | { kind: 'unresolved' };
 
 export interface DemandQuery {
   q: string;
@@ -32,6 +38,10 @@ export interface DemandQuery {
   weight: number;
   expect: Expect;
   note?: string;
+  /** market set: the language of the name, and whether it may be tuned on */
+  lang?: string;
+  split?: 'tune' | 'held_out';
+  kind_of_name?: string;
 }
 
 export interface DemandSet {
@@ -88,6 +98,9 @@ export function scoreQuery(engine: Engine, q: DemandQuery): DemandOutcome {
       break;
     case 'out_of_scope':
       right = r.state === 'unresolved' && r.coverage === 'out_of_scope';
+      break;
+    case 'unresolved':
+      right = r.state === 'unresolved';
       break;
   }
   return {

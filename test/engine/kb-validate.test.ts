@@ -60,4 +60,21 @@ describe('kb validate: cross-checks against the register exports', { skip: !have
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  test('every alias needs a language code, a known source and a locator; an other-language name needs its language', () => {
+    const cases: [any, RegExp][] = [
+      [{ name: 'Xyzzy Blanc', lang: 'und', kind: 'other_language', source: 'vivc', locator: 'passport' }, /say which language/],
+      [{ name: 'Xyzzy Blanc', lang: 'fr', kind: 'synonym', source: 'no-such-source', locator: 'passport' }, /unknown source|needs a source/],
+      [{ name: 'Xyzzy Blanc', kind: 'synonym', source: 'vivc', locator: 'passport' }, /lang|language/],
+    ];
+    for (const [alias, expected] of cases) {
+      const { dir, rec } = mutated('grapes/vivc.json', (r) => r.facts?.vivc_id?.value === '2455', (r) => r.aliases.push(alias));
+      try {
+        const rep = validateKnowledgeBase(dir, REF);
+        assert.ok(rep.problems.some((p) => p.record === rec.key && /aliases/.test(p.field) && (expected.test(p.message) || expected.test(p.field))), `${expected}: ${JSON.stringify(rep.problems.slice(0, 3))}`);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  });
 });

@@ -86,7 +86,7 @@ const ALIASES = {
   '21A': [A('West Coast IPA', 'en', 'common_name')],
   '21C': [A('New England IPA', 'en', 'synonym'), A('NEIPA', 'en', 'abbreviation')],
   '22A': [A('Imperial IPA', 'en', 'synonym')],
-  '24B': [A('Spéciale Belge Ale', 'und', 'other_language'), A('Belgian Special Ale', 'en', 'synonym')],
+  '24B': [A('Spéciale Belge Ale', 'und', 'synonym'), A('Belgian Special Ale', 'en', 'synonym')],
   '25B': [A('Farmhouse Ale', 'en', 'common_name')],
   '26A': [A("Monk's Beer", 'en', 'common_name'), A("Brother's Beer", 'en', 'common_name')],
   '26D': [A('Belgian Quad', 'en', 'common_name')],

@@ -459,7 +459,19 @@ function auditFindings(
     });
   }
 
-  // 8. A grape alias that is the VIVC prime name of another VIVC number names that other variety
+  // 8. Every alias says its language and its source: a BCP-47 code (und only where the language is
+  //    undetermined, never for a name given as another language's form) and a source of the registry.
+  for (const e of kb.entities) {
+    e.aliases.forEach((a, i) => {
+      const where = { file: e.file, record: e.key, field: `aliases[${i}]` };
+      if (!a.lang || !/^(und|[a-z]{2,3}(-[A-Za-z0-9]{2,8})*)$/.test(a.lang)) problems.push({ ...where, field: `${where.field}.lang`, message: `"${a.name}" needs a BCP-47 language code` });
+      else if (a.lang === 'und' && a.kind === 'other_language') problems.push({ ...where, field: `${where.field}.lang`, message: `"${a.name}" is given as another language's name: say which language (a transliteration is <lang>-Latn)` });
+      if (!a.source || !kb.sources.has(a.source)) problems.push({ ...where, field: `${where.field}.source`, message: `"${a.name}" needs a source of the registry (got "${a.source ?? ''}")` });
+      if (!a.locator?.trim()) problems.push({ ...where, field: `${where.field}.locator`, message: `"${a.name}" needs a locator` });
+    });
+  }
+
+  // 9. A grape alias that is the VIVC prime name of another VIVC number names that other variety
   //    ("Nagyburgundi" style mistakes: a synonym filed under the wrong grape)
   if (primeByName) {
     // a term declared as shared on purpose (Auxerrois: Malbec's Cahors name and a white variety) is exempt
