@@ -101,12 +101,14 @@ export function resolverInputs(kb: KnowledgeBase) {
   };
   const kinds = kb.entities.map((e): EntityKind => (e.type === 'wine_geography' ? 'place' : e.type === 'grape' ? 'grape' : 'other'));
   const aliasLanguages = kb.entities.flatMap((e) => [null, ...e.aliases.map((a) => a.lang)]);
+  const aliasKinds = kb.entities.flatMap((e) => [null, ...e.aliases.map((a) => a.kind)]);
   const options = {
     kindOf: (i: number) => kinds[i]!,
     outOfScope: kb.outOfScope.map((o) => o.term),
     placeNames: kb.placeNames,
     designations: kb.designations.filter((d) => d.kind === 'designation').map((d) => ({ term: d.term, kind: d.kind })),
     aliasLanguages,
+    aliasKinds,
   };
   return { names, shared, tieBreak, options };
 }

@@ -114,27 +114,31 @@ const LANG_OF: Record<string, string> = { fi: 'fi', sv: 'sv', da: 'da', nb: 'no'
 const MIN_INFLECTED = 4;
 
 /**
- * Inflected and compound forms. Built from the aliases of each stemmed language: an alias word's stem
- * (in its own language) leads back to that word, so a query word with the same stem in that language is
- * read as it. A query word that no name holds is also tried as two indexed words written together.
+ * Inflected and compound forms. Built from the aliases in the stemmed languages (fi, sv, da, no, de,
+ * nl): an alias word's stem under each stemmer leads back to that word, so a query word with the same
+ * stem under that stemmer is read as it. Names in other languages (and canonical names) are not
+ * stemmed, so "rommit" never reaches the Italian "Roma". A query word that no name holds is also tried as two indexed words written together.
  */
 export class Inflections {
   private readonly stems = new Map<string, Map<string, string[]>>(); // language → stem → alias words
 
   constructor(aliases: { value: string; lang: string }[], private readonly isIndexWord: (folded: string) => boolean) {
+    // every alias word of a stemmed language, stemmed by each stemmer: catalogues of one market print
+    // the names of its neighbours' languages too (a Finnish plural "konjakit" of the Swedish "Konjak")
+    const words = new Set<string>();
     for (const a of aliases) {
-      const lang = LANG_OF[a.lang.split('-')[0]!];
-      if (!lang) continue;
-      const stem = STEMMERS[lang]!;
-      let m = this.stems.get(lang);
-      if (!m) this.stems.set(lang, (m = new Map()));
-      for (const w of fold(exactForm(a.value)).split(' ')) {
-        if (w.length < MIN_INFLECTED - 1 || STOP_WORDS.has(w)) continue;
+      if (!LANG_OF[a.lang.split('-')[0]!]) continue;
+      for (const w of fold(exactForm(a.value)).split(' ')) if (w.length >= MIN_INFLECTED - 1 && !STOP_WORDS.has(w)) words.add(w);
+    }
+    for (const [lang, stem] of Object.entries(STEMMERS)) {
+      const m = new Map<string, string[]>();
+      for (const w of words) {
         const s = stem(w);
         const list = m.get(s) ?? [];
-        if (!list.includes(w)) list.push(w);
+        list.push(w);
         m.set(s, list);
       }
+      this.stems.set(lang, m);
     }
   }
 

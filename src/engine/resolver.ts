@@ -118,6 +118,8 @@ export interface ResolverOptions {
   designations?: DesignationWord[];
   /** the language of each alias (by name index; canonical names have none): inflected forms are read through it */
   aliasLanguages?: (string | null)[];
+  /** the kind of each alias (by name index): an `other_language` or `abbreviation` form is not matched as an abbreviation's expansion */
+  aliasKinds?: (string | null)[];
 }
 
 interface Form {
@@ -401,6 +403,7 @@ export class Resolver {
     for (const n of names) entities = Math.max(entities, n.entity + 1);
     this.prominence = new Float64Array(entities);
     this.strongStamp = new Int32Array(entities);
+    const otherLanguage = names.map((_, i) => options.aliasKinds?.[i] === 'other_language' || options.aliasKinds?.[i] === 'abbreviation');
     names.forEach((n, i) => {
       if (n.field === 'alias') aliases.set(n.entity, (aliases.get(n.entity) ?? 0) + 1);
       for (const apostrophe of ['', ' '] as const) push(this.exactMap, exactForm(n.value, apostrophe), i);
@@ -420,7 +423,9 @@ export class Resolver {
           if (next === undefined) continue;
           if (weights[w] && weights[w + 1]) posts.add(wordId(t + next), formIdx, w, 2);
           // an abbreviation never starts on a stop word ("d'Alba", "de la"): those pairs are not indexed
-          if (weights[w]) initials.add(initialId(t[0]! + next[0]!), formIdx, w, 2);
+          // names given as another language's form ("Estados Unidos") or as an abbreviation ("EE. UU.") are not
+          // where people abbreviate further: "EU" is not the US
+          if (weights[w] && !otherLanguage[i]) initials.add(initialId(t[0]! + next[0]!), formIdx, w, 2);
         }
       }
     });
@@ -679,13 +684,24 @@ export class Resolver {
     for (const drop of drops) {
       const kept = tokens.filter((t) => !drop(t) && !/^\d+$/.test(t));
       if (kept.length === 0 || kept.length === tokens.length) continue;
-      for (const part of [kept.join(' '), ...queryParts(kept.join(' '), kept, this.isIndexWord)]) {
+      for (const part of [kept.join(' '), ...queryParts(kept.join(' '), kept, this.isIndexWord), ...this.inflections.readings(kept)]) {
         const r = this.collect(part, found);
         for (const e of r.weakPartial) if (PARTIAL.has(found.get(e)?.matchedOn ?? 'canonical')) found.delete(e);
       }
       // with unknown words dropped only a name equal to what is left counts ("cotton candy" is no "Candy Mountain")
       if (drop === drops[2]) for (const [e, c] of found) if (PARTIAL.has(c.matchedOn)) found.delete(e);
       if (hasAtLeast(found, RESOLVE_THRESHOLD)) break;
+    }
+    // a compound's head: the last part of a word no name holds, when that part is a known word or an
+    // inflection of one ("fruktlikör" → "likör", "Hedelmäliköörit" → "liköörit"): the compound is a kind of it
+    // (not when a name covers the compound whole, as "Malt Whisky" covers "maltwhisky": a partial match of 80 or more)
+    if (!hasAtLeast(found, RESOLVE_THRESHOLD) && !hasAtLeast(best, WHOLE_COVER)) {
+      const heads = compoundHeads(tokens, this.isIndexWord, (w) => this.inflections.readings([w]));
+      for (const h of heads) {
+        const exact = new Map<number, Candidate>();
+        this.collect(h, exact);
+        for (const c of exact.values()) if (!PARTIAL.has(c.matchedOn)) offer(found, c.entity, c.score, c.matchedOn, c.value);
+      }
     }
     // the head noun alone only when nothing at all reached the threshold (a weak partial match ranks above it)
     if (!hasAtLeast(found, RESOLVE_THRESHOLD) && !hasAtLeast(best, RESOLVE_THRESHOLD) && tokens.length > 1) {
@@ -906,6 +922,9 @@ export class Resolver {
         acc.head[i] === 0 ||
         (tokens.length === 1 && !abbr && form.tokens.length > 1 && (form.tokens[form.first] !== q0 || cost > 0)) ||
         (tokens.length === 1 && !abbr && form.tokens.length === 1 && prefix && cost === 0 && form.tokens[0]!.length - q0.length <= 3) ||
+        // a name of the form "<word> di|de|of <place>" is named after its place: the word alone is a grape, a
+        // drink or a town ("sambuca" is not "Sambuca di Sicilia", "moscato" not "Moscato d'Asti")
+        (tokens.length === 1 && !abbr && form.first === 0 && form.tokens.length > 2 && form.weights[1] === 0 && (acc.mask[i]! & ~1) === 0) ||
         // leaving out a word inside the name changes what it names ("Wild Beer" is not "Wild Specialty Beer")
         skipsInnerWord(acc.mask[i]!, form.weights);
       if (isWeak) weak.add(n.entity);
@@ -1069,6 +1088,34 @@ export function queryParts(q: string, qTokens: string[], isIndexWord: (folded: s
 function hasUnindexedPlural(tokens: string[], isIndexWord: (folded: string) => boolean): boolean {
   for (const t of tokens) if (t.length >= 4 && t.endsWith('s') && !isIndexWord(t)) return true;
   return false;
+}
+
+/** A partial match scoring this much covers (nearly) every word of its name. */
+const WHOLE_COVER = 80;
+/** Shortest part of a compound kept as its head; the part before it must have at least MIN_MODIFIER letters. */
+const MIN_HEAD = 4;
+const MIN_MODIFIER = 3;
+
+/**
+ * Readings of a query with one compound word ("fruktlikör", "maltwhisky") replaced by its head: the
+ * longest ending that is an indexed word, or that an inflection reading turns into one. Words some name
+ * holds are kept as typed. At most one reading per word.
+ */
+export function compoundHeads(tokens: string[], isIndexWord: (w: string) => boolean, inflect: (w: string) => string[]): string[] {
+  const out: string[] = [];
+  tokens.forEach((t, i) => {
+    if (t.length < MIN_HEAD + MIN_MODIFIER || /\d/.test(t)) return;
+    for (let cut = MIN_MODIFIER; cut <= t.length - MIN_HEAD; cut++) {
+      const head = t.slice(cut);
+      const word = isIndexWord(head) ? head : inflect(head)[0];
+      if (word === undefined) continue;
+      const copy = tokens.slice();
+      copy[i] = word;
+      out.push(copy.join(' '));
+      return;
+    }
+  });
+  return out;
 }
 
 function hasStrong(m: Map<number, Candidate>, weak: Set<number>): boolean {

@@ -201,6 +201,18 @@ export function loadKnowledgeBase(dataDir: string): { kb: KnowledgeBase; problem
     }
   }
 
+  // data/place-names-cldr.json: country names in other languages (tools/derive/cldr-place-names.mjs); place
+  // names only, never aliases (a country the knowledge base lacks stays unresolved)
+  for (const { file, data } of readRootFile(dataDir, 'place-names-cldr.json', problems)) {
+    const C = TypeCompiler.Compile(PlaceNamesSchema);
+    if (!C.Check(data)) {
+      problems.push({ file, record: '-', field: [...C.Errors(data)][0]?.path ?? '/', message: 'does not fit the schema' });
+      continue;
+    }
+    needSource(file, '-', 'source', (data as PlaceNamesRecord).source);
+    for (const n of (data as PlaceNamesRecord).names) placeNames.push(n.name);
+  }
+
   // data/aliases/*.json: aliases added to records kept elsewhere (often files derived by a script)
   for (const { file, rec } of checkArray<AliasAdditionRecord>(AliasAdditionSchema, readJsonFiles(path.join(dataDir, 'aliases'), 'aliases', problems), recId, problems)) {
     const target = allByKey.get(rec.entity);
