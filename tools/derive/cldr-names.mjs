@@ -208,19 +208,20 @@ const FAMILY_DIRS = ['data/grapes', 'data/geographies', 'data/spirits', 'data/be
 const ours = new Set(Object.values(OUT));
 const records = new Map();
 for (const dir of FAMILY_DIRS) for (const f of jsonFiles(dir)) for (const r of readJson(f)) records.set(r.key, { ...r, aliases: [...r.aliases] });
-/** Folded words of the names of every record but `key` (built once). */
-let wordsByKey = null;
-function otherWords(key) {
-  if (!wordsByKey) {
-    wordsByKey = new Map();
+/** Words (folded, or as written) of the names of every record but `key` (built once). */
+const wordsByKey = { folded: null, written: null };
+function otherWords(key, written = false) {
+  const which = written ? 'written' : 'folded';
+  if (!wordsByKey[which]) {
+    const m = (wordsByKey[which] = new Map());
     for (const r of records.values()) for (const n of [r.name, ...r.aliases.filter((a) => a.source !== SOURCE).map((a) => a.name)]) {
-      for (const w of fold(exact(n)).split(' ')) {
-        if (!wordsByKey.has(w)) wordsByKey.set(w, new Set());
-        wordsByKey.get(w).add(r.key);
+      for (const w of (written ? exact(n) : fold(exact(n))).split(' ')) {
+        if (!m.has(w)) m.set(w, new Set());
+        m.get(w).add(r.key);
       }
     }
   }
-  return { has: (w) => [...(wordsByKey.get(w) ?? [])].some((k) => k !== key) };
+  return { has: (w) => [...(wordsByKey[which].get(w) ?? [])].some((k) => k !== key) };
 }
 const countryRecords = [...records.values()].filter((r) => r.type === 'wine_geography' && r.facts.level?.value === 'country');
 {
@@ -348,7 +349,8 @@ for (const [key, m] of candidates) {
     // a form with a one-letter word ("i-U.K.") lets a lone letter find it
     if (!c.keepShort && k.split(' ').some((w) => [...w].length === 1 && /\p{Script=Latin}/u.test(w))) { stats.dropped.word++; continue; }
     // a one-word form whose accents fold it onto a word of another entity's names ("Séc" → "sec")
-    if (!k.includes(' ') && fold(k) !== k && otherWords(key).has(fold(k))) { stats.dropped.word++; continue; }
+    //   (only where the folding makes the clash: "Ελλάδα" is also a word of "Στερεά Ελλάδα", as written)
+    if (!k.includes(' ') && fold(k) !== k && otherWords(key).has(fold(k)) && !otherWords(key, true).has(k)) { stats.dropped.word++; continue; }
     const others = cands.filter((x) => x !== c).map((x) => x.locale);
     const also = others.length ? `; same form in ${others.length} other locale${others.length > 1 ? 's' : ''}` : '';
     const alias = { name, lang: c.lang, kind: c.kind, source: SOURCE, locator: c.locator + also };
