@@ -182,7 +182,9 @@ describe('no confident grape from a cocktail or a brand', () => {
     });
   }
 
-  test('"sambuca" is not resolved to the wine PDO Sambuca di Sicilia', () => {
-    assert.notEqual(resolve('sambuca').state, 'resolved');
+  test('"sambuca" is the EU spirit category, never the wine PDO Sambuca di Sicilia', () => {
+    const r = resolve('sambuca');
+    assert.equal(r.top, 'spirit/sambuca');
+    assert.ok(!r.keys.slice(0, 1).includes('geo/sambuca-di-sicilia'));
   });
 });

@@ -18,7 +18,7 @@ describe('resolve quality on test/resolve/labelled-queries.json', () => {
   test('the labelled set is large enough and spans every entity family and query kind', () => {
     assert.ok(queries.length >= 300, `${queries.length} queries`);
     const families = new Set(queries.flatMap((q) => [q.expect, ...(q.expect_any ?? [])]).filter(Boolean).map((k) => k!.split('/')[0]));
-    assert.deepEqual([...families].sort(), ['beer', 'geo', 'grape', 'spirit']);
+    assert.deepEqual([...families].sort(), ['beer', 'geo', 'grape', 'spirit', 'style']);
     for (const kind of ['ambiguous', 'must_stay_unresolved']) assert.ok(ev.byKind[kind], kind);
   });
 

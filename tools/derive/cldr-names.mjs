@@ -62,6 +62,8 @@ const OEWM = "Österreich Wein Marketing, oesterreichwein.at/unser-wein/weinbaug
 export const SUBDIVISION_TIES = {
   ...Object.fromEntries(Object.entries(US_STATES).map(([k, code]) => [`geo/${k}`, { code, why: 'state-level region record: facts.states is this one state, level region, cited to 27 CFR as the state (a state name is a US appellation of origin)' }])),
   'geo/england': { code: 'gbeng', why: "region record whose level fact cites the UK 'English' PDO specification, 'DEMARCATION: ENGLAND' (the demarcated area is England)" },
+  'geo/scotland': { code: 'gbsct', why: 'region record for Scotland (level region, parent United Kingdom), cited to HMRC SPIR3260: Scotch whisky is distilled and matured only in Scotland; the CLDR subdivision is Scotland itself' },
+  'geo/wales': { code: 'gbwls', why: 'region record for Wales (level region, parent United Kingdom), cited to the Welsh Government: vineyards throughout Wales; the CLDR subdivision is Wales itself' },
   'geo/valais': { code: 'chvs', why: 'region record for the canton: cited to the Valais cantonal wine ordinance (FAOLEX: territorial subdivision Valais)' },
   'geo/tasmania': { code: 'autas', why: 'state GI: Wine Australia, each state is a protected GI term' },
   'geo/victoria': { code: 'auvic', why: 'state GI: Wine Australia, each state is a protected GI term' },
@@ -109,6 +111,9 @@ const DECLARE = {};
 const DROP = new Set([
   // alpha-3 codes
   'can', 'arm', 'per', 'bra', 'aus', 'mar', 'fra', 'aut', 'geo', 'hun', 'ind', 'che', 'bel', 'egy', 'tun', 'alb',
+  // alpha-3 codes and short forms that are everyday or label words: JAM, DOM (also the French overseas
+  // departments on rum labels), EST, FIN, NOR, POL, GUY, Pole (Poland), Nga (vi, Russia)
+  'jam', 'dom', 'est', 'fin', 'nor', 'pol', 'guy', 'pole', 'nga',
   // initialisms of a locale that are English words: SAD (sr-Latn, US), DAY (ku, US), SAM (ga, US)
   'sad', 'day', 'sam',
   // names that are common words, drink words or another place: Poo (vai-Latn, US), End / Hind (wo / tzm,
