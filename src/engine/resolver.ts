@@ -565,16 +565,20 @@ export class Resolver {
       // Other taxonomies' forms: "Saison / Farmhouse Ale", "American Pale Ale (APA)", plurals
       // ("CANADIAN WHISKIES"). Each part is resolved on its own; its candidates rank a little lower.
       const parts = queryParts(q, whole.tokens, this.isIndexWord);
-      // Other languages' inflections ("viskit", "likörer") and compounds ("maltwhisky"), when the
-      // query as typed names nothing for sure
-      if (!hasStrong(best, whole.weakPartial)) for (const r of this.inflections.readings(whole.tokens)) parts.push(r);
-      for (const part of parts) {
+      // Other languages' inflections ("viskit", "likörer") and compounds ("maltwhisky"), when no name
+      // equals the query as typed (a partial or typo match may be the worse reading: "viskit" is a
+      // typo of "Viski" and its Finnish plural)
+      const readings = hasAtLeast(best, EXACT_FLOOR) ? [] : this.inflections.readings(whole.tokens);
+      for (const part of [...parts, ...readings]) {
         const partBest = new Map<number, Candidate>();
         const r = this.collect(part, partBest);
+        // a reading counts only where it names a whole name ("rommit" read as "rom" is Rom, not the start of Roma)
+        const reading = readings.includes(part);
         whole.shared ||= r.shared;
         whole.outOfScope ||= r.outOfScope;
-        for (const e of r.weakPartial) whole.weakPartial.add(e);
+        if (!reading) for (const e of r.weakPartial) whole.weakPartial.add(e);
         for (const c of partBest.values()) {
+          if (reading && PARTIAL.has(c.matchedOn)) continue;
           // a part matched only partially is a guess ("American Amber / Red Lager" is not "American Amber Ale")
           if (PARTIAL.has(c.matchedOn)) whole.weakPartial.add(c.entity);
           offer(best, c.entity, c.score - PART_PENALTY, c.matchedOn, c.value);
@@ -608,9 +612,10 @@ export class Resolver {
     const gap = ranked.length > 1 ? top.score - ranked[1]!.score : Infinity;
     const close = gap < AMBIGUITY_MARGIN || (PARTIAL.has(top.matchedOn) && gap < PARTIAL_AMBIGUITY_MARGIN);
     const shared = whole.shared && (!accept || ranked.length > 1);
-    // a one-word query that reaches a grape only as a misspelling of one of its synonyms is a guess:
-    // the word is more likely a word of another kind ("negroni" is not the synonym "Negron")
-    const synonymTypo = whole.tokens.length === 1 && top.matchedOn === 'alias_typo' && this.kindOf(top.entity) === 'grape';
+    // a one-word query that reaches an entity only as a misspelling of one of its aliases is a guess: the
+    // word is more likely a word of another kind or language ("negroni" is not the grape synonym
+    // "Negron", "Patagonia" not the Norwegian "Catalonia")
+    const synonymTypo = whole.tokens.length === 1 && top.matchedOn === 'alias_typo';
     const state = shared || close || fallback || synonymTypo || whole.weakPartial.has(top.entity) ? 'ambiguous' : 'resolved';
     return { state, candidates: ranked.slice(0, limit), suggestions: [], coverage: null, terms };
   }
@@ -1090,6 +1095,8 @@ function hasUnindexedPlural(tokens: string[], isIndexWord: (folded: string) => b
   return false;
 }
 
+/** Scores from here up are whole-name matches (exact, folded, word order free); below, partial and typo matches. */
+const EXACT_FLOOR = 86;
 /** A partial match scoring this much covers (nearly) every word of its name. */
 const WHOLE_COVER = 80;
 /** Shortest part of a compound kept as its head; the part before it must have at least MIN_MODIFIER letters. */
