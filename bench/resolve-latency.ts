@@ -46,7 +46,7 @@ const ALLOC_ROUNDS = Number(process.env.ALLOC_ROUNDS ?? 20);
 const WARM_ROUNDS = Number(process.env.WARM_ROUNDS ?? 20);
 
 const tLoad = performance.now();
-const kb = loadKnowledgeBaseOrThrow(path.join(ROOT, 'data'));
+const kb = loadKnowledgeBaseOrThrow(process.env.KB_DATA_DIR ?? path.join(ROOT, 'data'));
 const loadMs = performance.now() - tLoad;
 const buildCpu0 = process.cpuUsage();
 const engine = new Engine(kb);

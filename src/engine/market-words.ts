@@ -110,6 +110,8 @@ export class DesignationWords {
 const STEMMERS: Record<string, (w: string) => string> = { fi: fiStem, sv: svStem, da: daStem, no: noStem, de: deStem, nl: nlStem };
 const LANG_OF: Record<string, string> = { fi: 'fi', sv: 'sv', da: 'da', nb: 'no', nn: 'no', no: 'no', de: 'de', nl: 'nl' };
 
+/** Words whose stem readings are remembered (about 1 MB at most). */
+const STEM_MEMO_SIZE = 10_000;
 /** A word shorter than this is not stemmed or split (short words stem to noise). */
 const MIN_INFLECTED = 4;
 
@@ -121,6 +123,10 @@ const MIN_INFLECTED = 4;
  */
 export class Inflections {
   private readonly stems = new Map<string, Map<string, string[]>>(); // language → stem → alias words
+  /** First three letters of every stemmed alias word: a query word that starts otherwise has no reading (no stemmer runs). */
+  private readonly starts = new Set<string>();
+  /** word → its same-stem alias words; cleared when full (bounded memory whatever the queries) */
+  private readonly memo = new Map<string, string[]>();
 
   constructor(aliases: { value: string; lang: string }[], private readonly isIndexWord: (folded: string) => boolean) {
     // every alias word of a stemmed language, stemmed by each stemmer: catalogues of one market print
@@ -130,6 +136,7 @@ export class Inflections {
       if (!LANG_OF[a.lang.split('-')[0]!]) continue;
       for (const w of fold(exactForm(a.value)).split(' ')) if (w.length >= MIN_INFLECTED - 1 && !STOP_WORDS.has(w)) words.add(w);
     }
+    for (const w of words) this.starts.add(w.slice(0, 3));
     for (const [lang, stem] of Object.entries(STEMMERS)) {
       const m = new Map<string, string[]>();
       for (const w of words) {
@@ -140,6 +147,26 @@ export class Inflections {
       }
       this.stems.set(lang, m);
     }
+  }
+
+  /** Alias words with the stem of t under some stemmer (memoised: a word's stems never change). */
+  private sameStem(t: string): string[] {
+    const known = this.memo.get(t);
+    if (known) return known;
+    const out: string[] = [];
+    // a Snowball stem is a start of its word: a stemmer runs only when some start of t is one of its
+    // alias words' stems (most query words have none, and stemming costs more than these look-ups)
+    if (this.starts.has(t.slice(0, 3))) {
+      for (const [lang, m] of this.stems) {
+        let some = false;
+        for (let n = 3; n <= t.length && !some; n++) some = m.has(t.slice(0, n));
+        if (!some) continue;
+        for (const w of m.get(STEMMERS[lang]!(t)) ?? []) if (w !== t && !out.includes(w)) out.push(w);
+      }
+    }
+    if (this.memo.size >= STEM_MEMO_SIZE) this.memo.clear();
+    this.memo.set(t, out);
+    return out;
   }
 
   /**
@@ -157,9 +184,7 @@ export class Inflections {
         copy[i] = w;
         out.add(copy.join(' '));
       };
-      for (const [lang, m] of this.stems) {
-        for (const w of m.get(STEMMERS[lang]!(t)) ?? []) if (w !== t) put(w);
-      }
+      for (const w of this.sameStem(t)) put(w);
       // a compound of two indexed words, each at least three letters ("maltwhisky", "rotwein")
       for (let cut = 3; cut <= t.length - 3; cut++) {
         const a = t.slice(0, cut);

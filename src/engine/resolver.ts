@@ -218,6 +218,8 @@ const PARTIAL_ALIAS_PENALTY = 3;
 const PARTIAL = new Set<MatchedOn>(['canonical_prefix', 'alias_prefix', 'canonical_typo', 'alias_typo']);
 
 const EMPTY: readonly number[] = [];
+/** A word with at least one Latin letter (ASCII included): the words the typo index holds. */
+const LATIN_WORD = /[a-z\u00c0-\u024f]/;
 const DEL_FILTER_BITS = 20;
 const HASHES: number[] = []; // scratch buffer for deletion hashes (resolve is synchronous)
 const ORDER: number[] = []; // scratch: query word order in tokenMatches
@@ -452,7 +454,9 @@ export class Resolver {
     for (const t of [...words].sort()) {
       // a query word of length L may carry typoBudget(L) edits; index words down to L-2 must be reachable
       const k = t.length >= 7 ? 2 : t.length >= 4 ? 1 : 0;
-      if (k === 0 || STOP_WORDS.has(t)) continue;
+      // typos are sought in words of the Latin script only: the names in other scripts (CLDR's country
+      // names in Cyrillic, Greek, Han…) are matched exactly or by prefix, and would double the index
+      if (k === 0 || STOP_WORDS.has(t) || !LATIN_WORD.test(t)) continue;
       const id = wordIds.get(t)!;
       HASHES.length = 0;
       for (const d of deletionHashes(t, k, HASHES)) {
@@ -571,9 +575,9 @@ export class Resolver {
       const readings = hasAtLeast(best, EXACT_FLOOR) ? [] : this.inflections.readings(whole.tokens);
       for (const part of [...parts, ...readings]) {
         const partBest = new Map<number, Candidate>();
-        const r = this.collect(part, partBest);
         // a reading counts only where it names a whole name ("rommit" read as "rom" is Rom, not the start of Roma)
         const reading = readings.includes(part);
+        const r = this.collect(part, partBest, reading);
         whole.shared ||= r.shared;
         whole.outOfScope ||= r.outOfScope;
         if (!reading) for (const e of r.weakPartial) whole.weakPartial.add(e);
@@ -626,7 +630,7 @@ export class Resolver {
    * of a longer name ("australia" → "Australian Sparkling Ale") or a later word of it ("mexico" →
    * "New Mexico"). Such a match is never `resolved`.
    */
-  private collect(q: string, best: Map<number, Candidate>) {
+  private collect(q: string, best: Map<number, Candidate>, wholeNamesOnly = false) {
     const { exact, folded, foldedAlt, tokens, cased } = queryForms(q);
     const out = { empty: true, shared: false, outOfScope: false, place: false, weakPartial: new Set<number>(), tokens };
     if (!folded) return out;
@@ -661,7 +665,8 @@ export class Resolver {
       const padded = ` ${folded} `;
       for (const p of this.outOfScopePhrases) if (padded.includes(p)) out.outOfScope = true;
     }
-    if (!out.outOfScope && !out.place && (best.size === 0 || !shared) && !tokens.every(isWeakWord)) {
+    // wholeNamesOnly: the caller keeps only names equal to q (tiers 1–4), so tiers 5 and 6 are not run
+    if (!wholeNamesOnly && !out.outOfScope && !out.place && (best.size === 0 || !shared) && !tokens.every(isWeakWord)) {
       // typo and abbreviation readings score at most 75: when a name equals the query they can change
       // neither the top nor the state, so they are not sought
       let named = false;
@@ -689,22 +694,23 @@ export class Resolver {
     for (const drop of drops) {
       const kept = tokens.filter((t) => !drop(t) && !/^\d+$/.test(t));
       if (kept.length === 0 || kept.length === tokens.length) continue;
-      for (const part of [kept.join(' '), ...queryParts(kept.join(' '), kept, this.isIndexWord), ...this.inflections.readings(kept)]) {
-        const r = this.collect(part, found);
+      const last = drop === drops[2];
+      for (const part of [kept.join(' '), ...queryParts(kept.join(' '), kept, this.isIndexWord), ...(last ? this.inflections.readings(kept) : [])]) {
+        const r = this.collect(part, found, last);
         for (const e of r.weakPartial) if (PARTIAL.has(found.get(e)?.matchedOn ?? 'canonical')) found.delete(e);
       }
       // with unknown words dropped only a name equal to what is left counts ("cotton candy" is no "Candy Mountain")
-      if (drop === drops[2]) for (const [e, c] of found) if (PARTIAL.has(c.matchedOn)) found.delete(e);
+      if (last) for (const [e, c] of found) if (PARTIAL.has(c.matchedOn)) found.delete(e);
       if (hasAtLeast(found, RESOLVE_THRESHOLD)) break;
     }
-    // a compound's head: the last part of a word no name holds, when that part is a known word or an
-    // inflection of one ("fruktlikör" → "likör", "Hedelmäliköörit" → "liköörit"): the compound is a kind of it
+    // a compound's head: the last part of a word, when that part is a known word ("fruktlikör" → "likör",
+    // "maltwhisky" → "whisky"): the compound is a kind of it
     // (not when a name covers the compound whole, as "Malt Whisky" covers "maltwhisky": a partial match of 80 or more)
     if (!hasAtLeast(found, RESOLVE_THRESHOLD) && !hasAtLeast(best, WHOLE_COVER)) {
-      const heads = compoundHeads(tokens, this.isIndexWord, (w) => this.inflections.readings([w]));
+      const heads = compoundHeads(tokens, this.isIndexWord);
       for (const h of heads) {
         const exact = new Map<number, Candidate>();
-        this.collect(h, exact);
+        this.collect(h, exact, true);
         for (const c of exact.values()) if (!PARTIAL.has(c.matchedOn)) offer(found, c.entity, c.score, c.matchedOn, c.value);
       }
     }
@@ -1105,17 +1111,16 @@ const MIN_MODIFIER = 3;
 
 /**
  * Readings of a query with one compound word ("fruktlikör", "maltwhisky") replaced by its head: the
- * longest ending that is an indexed word, or that an inflection reading turns into one. Words some name
- * holds are kept as typed. At most one reading per word.
+ * longest ending that is an indexed word. At most one reading per word.
  */
-export function compoundHeads(tokens: string[], isIndexWord: (w: string) => boolean, inflect: (w: string) => string[]): string[] {
+export function compoundHeads(tokens: string[], isIndexWord: (w: string) => boolean): string[] {
   const out: string[] = [];
   tokens.forEach((t, i) => {
     if (t.length < MIN_HEAD + MIN_MODIFIER || /\d/.test(t)) return;
     for (let cut = MIN_MODIFIER; cut <= t.length - MIN_HEAD; cut++) {
       const head = t.slice(cut);
-      const word = isIndexWord(head) ? head : inflect(head)[0];
-      if (word === undefined) continue;
+      if (!isIndexWord(head)) continue;
+      const word = head;
       const copy = tokens.slice();
       copy[i] = word;
       out.push(copy.join(' '));
