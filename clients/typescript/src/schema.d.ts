@@ -253,11 +253,13 @@ export interface paths {
                                     entity_id: string;
                                     /** @description Permanent key; entity_id = UUIDv5 of it. */
                                     entity_key: string;
-                                    entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                    entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                     /** @description Every fact carries its provenance. */
                                     facts: {
                                         [key: string]: {
                                             provenance: {
+                                                /** @description Language of source_excerpt (ISO 639-1 or -3); null when there is no excerpt. */
+                                                language_code: string | null;
                                                 /** @description Section, page, id or URL fragment where the fact stands. */
                                                 locator: string;
                                                 /** @description Present when the text was read in a copy (mirror, reprint, third-party list, dataset) rather than at source_url: where it was read. The authority stays the original publisher's; the copy is named so you can weigh it. */
@@ -267,6 +269,8 @@ export interface paths {
                                                     /** Format: uri */
                                                     url: string;
                                                 };
+                                                /** @description A verbatim passage (at most 300 characters) of the source that states the fact, where one is kept (the definitions of wine styles); null otherwise. */
+                                                source_excerpt: string | null;
                                                 source_key: string;
                                                 source_publisher: string;
                                                 source_title: string;
@@ -283,35 +287,35 @@ export interface paths {
                                             domain: "wine" | "spirits" | "beer";
                                             /** Format: uuid */
                                             entity_id: string;
-                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                         }[];
                                         children: {
                                             canonical_name: string;
                                             domain: "wine" | "spirits" | "beer";
                                             /** Format: uuid */
                                             entity_id: string;
-                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                         }[];
                                         geographies: {
                                             canonical_name: string;
                                             domain: "wine" | "spirits" | "beer";
                                             /** Format: uuid */
                                             entity_id: string;
-                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                         }[];
                                         grapes: {
                                             canonical_name: string;
                                             domain: "wine" | "spirits" | "beer";
                                             /** Format: uuid */
                                             entity_id: string;
-                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                         }[];
                                         parent: {
                                             canonical_name: string;
                                             domain: "wine" | "spirits" | "beer";
                                             /** Format: uuid */
                                             entity_id: string;
-                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                         } | null;
                                     };
                                     review_status: string;
@@ -378,11 +382,13 @@ export interface paths {
                                     entity_id: string;
                                     /** @description Permanent key; entity_id = UUIDv5 of it. */
                                     entity_key: string;
-                                    entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                    entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                     /** @description Every fact carries its provenance. */
                                     facts: {
                                         [key: string]: {
                                             provenance: {
+                                                /** @description Language of source_excerpt (ISO 639-1 or -3); null when there is no excerpt. */
+                                                language_code: string | null;
                                                 /** @description Section, page, id or URL fragment where the fact stands. */
                                                 locator: string;
                                                 /** @description Present when the text was read in a copy (mirror, reprint, third-party list, dataset) rather than at source_url: where it was read. The authority stays the original publisher's; the copy is named so you can weigh it. */
@@ -392,6 +398,8 @@ export interface paths {
                                                     /** Format: uri */
                                                     url: string;
                                                 };
+                                                /** @description A verbatim passage (at most 300 characters) of the source that states the fact, where one is kept (the definitions of wine styles); null otherwise. */
+                                                source_excerpt: string | null;
                                                 source_key: string;
                                                 source_publisher: string;
                                                 source_title: string;
@@ -408,35 +416,35 @@ export interface paths {
                                             domain: "wine" | "spirits" | "beer";
                                             /** Format: uuid */
                                             entity_id: string;
-                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                         }[];
                                         children: {
                                             canonical_name: string;
                                             domain: "wine" | "spirits" | "beer";
                                             /** Format: uuid */
                                             entity_id: string;
-                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                         }[];
                                         geographies: {
                                             canonical_name: string;
                                             domain: "wine" | "spirits" | "beer";
                                             /** Format: uuid */
                                             entity_id: string;
-                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                         }[];
                                         grapes: {
                                             canonical_name: string;
                                             domain: "wine" | "spirits" | "beer";
                                             /** Format: uuid */
                                             entity_id: string;
-                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                         }[];
                                         parent: {
                                             canonical_name: string;
                                             domain: "wine" | "spirits" | "beer";
                                             /** Format: uuid */
                                             entity_id: string;
-                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                         } | null;
                                     };
                                     review_status: string;
@@ -858,11 +866,13 @@ export interface paths {
                                     entity_id: string;
                                     /** @description Permanent key; entity_id = UUIDv5 of it. */
                                     entity_key: string;
-                                    entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                    entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                     /** @description Every fact carries its provenance. */
                                     facts: {
                                         [key: string]: {
                                             provenance: {
+                                                /** @description Language of source_excerpt (ISO 639-1 or -3); null when there is no excerpt. */
+                                                language_code: string | null;
                                                 /** @description Section, page, id or URL fragment where the fact stands. */
                                                 locator: string;
                                                 /** @description Present when the text was read in a copy (mirror, reprint, third-party list, dataset) rather than at source_url: where it was read. The authority stays the original publisher's; the copy is named so you can weigh it. */
@@ -872,6 +882,8 @@ export interface paths {
                                                     /** Format: uri */
                                                     url: string;
                                                 };
+                                                /** @description A verbatim passage (at most 300 characters) of the source that states the fact, where one is kept (the definitions of wine styles); null otherwise. */
+                                                source_excerpt: string | null;
                                                 source_key: string;
                                                 source_publisher: string;
                                                 source_title: string;
@@ -888,35 +900,35 @@ export interface paths {
                                             domain: "wine" | "spirits" | "beer";
                                             /** Format: uuid */
                                             entity_id: string;
-                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                         }[];
                                         children: {
                                             canonical_name: string;
                                             domain: "wine" | "spirits" | "beer";
                                             /** Format: uuid */
                                             entity_id: string;
-                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                         }[];
                                         geographies: {
                                             canonical_name: string;
                                             domain: "wine" | "spirits" | "beer";
                                             /** Format: uuid */
                                             entity_id: string;
-                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                         }[];
                                         grapes: {
                                             canonical_name: string;
                                             domain: "wine" | "spirits" | "beer";
                                             /** Format: uuid */
                                             entity_id: string;
-                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                         }[];
                                         parent: {
                                             canonical_name: string;
                                             domain: "wine" | "spirits" | "beer";
                                             /** Format: uuid */
                                             entity_id: string;
-                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                         } | null;
                                     };
                                     review_status: string;
@@ -983,11 +995,13 @@ export interface paths {
                                     entity_id: string;
                                     /** @description Permanent key; entity_id = UUIDv5 of it. */
                                     entity_key: string;
-                                    entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                    entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                     /** @description Every fact carries its provenance. */
                                     facts: {
                                         [key: string]: {
                                             provenance: {
+                                                /** @description Language of source_excerpt (ISO 639-1 or -3); null when there is no excerpt. */
+                                                language_code: string | null;
                                                 /** @description Section, page, id or URL fragment where the fact stands. */
                                                 locator: string;
                                                 /** @description Present when the text was read in a copy (mirror, reprint, third-party list, dataset) rather than at source_url: where it was read. The authority stays the original publisher's; the copy is named so you can weigh it. */
@@ -997,6 +1011,8 @@ export interface paths {
                                                     /** Format: uri */
                                                     url: string;
                                                 };
+                                                /** @description A verbatim passage (at most 300 characters) of the source that states the fact, where one is kept (the definitions of wine styles); null otherwise. */
+                                                source_excerpt: string | null;
                                                 source_key: string;
                                                 source_publisher: string;
                                                 source_title: string;
@@ -1013,35 +1029,35 @@ export interface paths {
                                             domain: "wine" | "spirits" | "beer";
                                             /** Format: uuid */
                                             entity_id: string;
-                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                         }[];
                                         children: {
                                             canonical_name: string;
                                             domain: "wine" | "spirits" | "beer";
                                             /** Format: uuid */
                                             entity_id: string;
-                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                         }[];
                                         geographies: {
                                             canonical_name: string;
                                             domain: "wine" | "spirits" | "beer";
                                             /** Format: uuid */
                                             entity_id: string;
-                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                         }[];
                                         grapes: {
                                             canonical_name: string;
                                             domain: "wine" | "spirits" | "beer";
                                             /** Format: uuid */
                                             entity_id: string;
-                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                         }[];
                                         parent: {
                                             canonical_name: string;
                                             domain: "wine" | "spirits" | "beer";
                                             /** Format: uuid */
                                             entity_id: string;
-                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                         } | null;
                                     };
                                     review_status: string;
@@ -1342,7 +1358,7 @@ export interface paths {
                     limit?: number;
                     /** @description entity_id (or permanent key) of the parent: lists its direct children. */
                     parent?: string;
-                    /** @description Entity type: grape, wine_geography, spirit or beer_style; several as a comma list (grape,wine_geography). */
+                    /** @description Entity type: grape, wine_geography, spirit, beer_style or wine_style (a legally defined wine category, sweetness term or style such as sparkling wine, Brut or Fino); several as a comma list (grape,wine_geography). */
                     type?: string;
                 };
                 header?: never;
@@ -1396,7 +1412,7 @@ export interface paths {
                                 entity_id: string;
                                 /** @description Permanent key; entity_id = UUIDv5 of it. */
                                 entity_key: string;
-                                entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                             }[];
                             /** @description Cursor of the next page; null on the last page. */
                             next_cursor: string | null;
@@ -1664,11 +1680,13 @@ export interface paths {
                                 entity_id: string;
                                 /** @description Permanent key; entity_id = UUIDv5 of it. */
                                 entity_key: string;
-                                entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                 /** @description Every fact carries its provenance. */
                                 facts: {
                                     [key: string]: {
                                         provenance: {
+                                            /** @description Language of source_excerpt (ISO 639-1 or -3); null when there is no excerpt. */
+                                            language_code: string | null;
                                             /** @description Section, page, id or URL fragment where the fact stands. */
                                             locator: string;
                                             /** @description Present when the text was read in a copy (mirror, reprint, third-party list, dataset) rather than at source_url: where it was read. The authority stays the original publisher's; the copy is named so you can weigh it. */
@@ -1678,6 +1696,8 @@ export interface paths {
                                                 /** Format: uri */
                                                 url: string;
                                             };
+                                            /** @description A verbatim passage (at most 300 characters) of the source that states the fact, where one is kept (the definitions of wine styles); null otherwise. */
+                                            source_excerpt: string | null;
                                             source_key: string;
                                             source_publisher: string;
                                             source_title: string;
@@ -1694,35 +1714,35 @@ export interface paths {
                                         domain: "wine" | "spirits" | "beer";
                                         /** Format: uuid */
                                         entity_id: string;
-                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                     }[];
                                     children: {
                                         canonical_name: string;
                                         domain: "wine" | "spirits" | "beer";
                                         /** Format: uuid */
                                         entity_id: string;
-                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                     }[];
                                     geographies: {
                                         canonical_name: string;
                                         domain: "wine" | "spirits" | "beer";
                                         /** Format: uuid */
                                         entity_id: string;
-                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                     }[];
                                     grapes: {
                                         canonical_name: string;
                                         domain: "wine" | "spirits" | "beer";
                                         /** Format: uuid */
                                         entity_id: string;
-                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                     }[];
                                     parent: {
                                         canonical_name: string;
                                         domain: "wine" | "spirits" | "beer";
                                         /** Format: uuid */
                                         entity_id: string;
-                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                     } | null;
                                 };
                                 review_status: string;
@@ -2027,7 +2047,7 @@ export interface paths {
                                 domain: "wine" | "spirits" | "beer";
                                 /** Format: uuid */
                                 entity_id: string;
-                                entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                 match_score: number;
                                 /** @description The exact name or alias that matched. */
                                 match_value: string;
@@ -2075,11 +2095,13 @@ export interface paths {
                                 entity_id: string;
                                 /** @description Permanent key; entity_id = UUIDv5 of it. */
                                 entity_key: string;
-                                entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                 /** @description Every fact carries its provenance. */
                                 facts: {
                                     [key: string]: {
                                         provenance: {
+                                            /** @description Language of source_excerpt (ISO 639-1 or -3); null when there is no excerpt. */
+                                            language_code: string | null;
                                             /** @description Section, page, id or URL fragment where the fact stands. */
                                             locator: string;
                                             /** @description Present when the text was read in a copy (mirror, reprint, third-party list, dataset) rather than at source_url: where it was read. The authority stays the original publisher's; the copy is named so you can weigh it. */
@@ -2089,6 +2111,8 @@ export interface paths {
                                                 /** Format: uri */
                                                 url: string;
                                             };
+                                            /** @description A verbatim passage (at most 300 characters) of the source that states the fact, where one is kept (the definitions of wine styles); null otherwise. */
+                                            source_excerpt: string | null;
                                             source_key: string;
                                             source_publisher: string;
                                             source_title: string;
@@ -2105,35 +2129,35 @@ export interface paths {
                                         domain: "wine" | "spirits" | "beer";
                                         /** Format: uuid */
                                         entity_id: string;
-                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                     }[];
                                     children: {
                                         canonical_name: string;
                                         domain: "wine" | "spirits" | "beer";
                                         /** Format: uuid */
                                         entity_id: string;
-                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                     }[];
                                     geographies: {
                                         canonical_name: string;
                                         domain: "wine" | "spirits" | "beer";
                                         /** Format: uuid */
                                         entity_id: string;
-                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                     }[];
                                     grapes: {
                                         canonical_name: string;
                                         domain: "wine" | "spirits" | "beer";
                                         /** Format: uuid */
                                         entity_id: string;
-                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                     }[];
                                     parent: {
                                         canonical_name: string;
                                         domain: "wine" | "spirits" | "beer";
                                         /** Format: uuid */
                                         entity_id: string;
-                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                     } | null;
                                 };
                                 review_status: string;
@@ -2810,7 +2834,7 @@ export interface paths {
                     domain?: "wine" | "spirits" | "beer";
                     /** @description Free-text term: a name, alias, style or wine geography, or an entity_id. */
                     q: string;
-                    /** @description Entity type: grape, wine_geography, spirit or beer_style; several as a comma list (grape,wine_geography). */
+                    /** @description Entity type: grape, wine_geography, spirit, beer_style or wine_style (a legally defined wine category, sweetness term or style such as sparkling wine, Brut or Fino); several as a comma list (grape,wine_geography). */
                     type?: string;
                 };
                 header?: never;
@@ -2865,7 +2889,7 @@ export interface paths {
                                 domain: "wine" | "spirits" | "beer";
                                 /** Format: uuid */
                                 entity_id: string;
-                                entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                 match_score: number;
                                 /** @description The exact name or alias that matched. */
                                 match_value: string;
@@ -2886,11 +2910,23 @@ export interface paths {
                                 domain: "wine" | "spirits" | "beer";
                                 /** Format: uuid */
                                 entity_id: string;
-                                entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                 /** @description Below the resolve threshold of 55 (from 30 up). */
                                 match_score: number;
                                 /** @description The name or alias that came nearest. */
                                 match_value: string;
+                            }[];
+                            /** @description Designation words recognised in q (DO, DOCa, DOCG, AOC, IGP, WO, AVA, Qualitätswein…; data/designations.json, from the EU and national wine laws). They are left out of matching and never matched as entities: "DO Ribera del Duero" resolves as "Ribera del Duero" with terms [{kind: "designation", value: "DO"}]. Empty when there are none. */
+                            terms: {
+                                end: number;
+                                /** @description "designation" (a quality or origin scheme word such as DO, AOC, DOCG, IGP, WO, AVA). */
+                                kind: string;
+                                /** @description Offset in q where the term starts, in UTF-16 code units (JavaScript string indices): q.slice(start, end) === text. */
+                                start: number;
+                                /** @description The term as typed. */
+                                text: string;
+                                /** @description The term as its source lists it. */
+                                value: string;
                             }[];
                             top_score: number;
                         };
@@ -3104,7 +3140,7 @@ export interface paths {
                     limit?: number;
                     /** @description entity_id (or permanent key) of the parent: lists its direct children. */
                     parent?: string;
-                    /** @description Entity type: grape, wine_geography, spirit or beer_style; several as a comma list (grape,wine_geography). */
+                    /** @description Entity type: grape, wine_geography, spirit, beer_style or wine_style (a legally defined wine category, sweetness term or style such as sparkling wine, Brut or Fino); several as a comma list (grape,wine_geography). */
                     type?: string;
                 };
                 header?: never;
@@ -3147,7 +3183,7 @@ export interface paths {
                                 entity_id: string;
                                 /** @description Permanent key; entity_id = UUIDv5 of it. */
                                 entity_key: string;
-                                entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                             }[];
                             /** @description Cursor of the next page; null on the last page. */
                             next_cursor: string | null;
@@ -3444,11 +3480,13 @@ export interface paths {
                                 entity_id: string;
                                 /** @description Permanent key; entity_id = UUIDv5 of it. */
                                 entity_key: string;
-                                entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                 /** @description Every fact carries its provenance. */
                                 facts: {
                                     [key: string]: {
                                         provenance: {
+                                            /** @description Language of source_excerpt (ISO 639-1 or -3); null when there is no excerpt. */
+                                            language_code: string | null;
                                             /** @description Section, page, id or URL fragment where the fact stands. */
                                             locator: string;
                                             /** @description Present when the text was read in a copy (mirror, reprint, third-party list, dataset) rather than at source_url: where it was read. The authority stays the original publisher's; the copy is named so you can weigh it. */
@@ -3458,6 +3496,8 @@ export interface paths {
                                                 /** Format: uri */
                                                 url: string;
                                             };
+                                            /** @description A verbatim passage (at most 300 characters) of the source that states the fact, where one is kept (the definitions of wine styles); null otherwise. */
+                                            source_excerpt: string | null;
                                             source_key: string;
                                             source_publisher: string;
                                             source_title: string;
@@ -3474,35 +3514,35 @@ export interface paths {
                                         domain: "wine" | "spirits" | "beer";
                                         /** Format: uuid */
                                         entity_id: string;
-                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                     }[];
                                     children: {
                                         canonical_name: string;
                                         domain: "wine" | "spirits" | "beer";
                                         /** Format: uuid */
                                         entity_id: string;
-                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                     }[];
                                     geographies: {
                                         canonical_name: string;
                                         domain: "wine" | "spirits" | "beer";
                                         /** Format: uuid */
                                         entity_id: string;
-                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                     }[];
                                     grapes: {
                                         canonical_name: string;
                                         domain: "wine" | "spirits" | "beer";
                                         /** Format: uuid */
                                         entity_id: string;
-                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                     }[];
                                     parent: {
                                         canonical_name: string;
                                         domain: "wine" | "spirits" | "beer";
                                         /** Format: uuid */
                                         entity_id: string;
-                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                     } | null;
                                 };
                                 review_status: string;
@@ -3859,7 +3899,7 @@ export interface paths {
                                 domain: "wine" | "spirits" | "beer";
                                 /** Format: uuid */
                                 entity_id: string;
-                                entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                 match_score: number;
                                 /** @description The exact name or alias that matched. */
                                 match_value: string;
@@ -3884,11 +3924,13 @@ export interface paths {
                                 entity_id: string;
                                 /** @description Permanent key; entity_id = UUIDv5 of it. */
                                 entity_key: string;
-                                entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                 /** @description Every fact carries its provenance. */
                                 facts: {
                                     [key: string]: {
                                         provenance: {
+                                            /** @description Language of source_excerpt (ISO 639-1 or -3); null when there is no excerpt. */
+                                            language_code: string | null;
                                             /** @description Section, page, id or URL fragment where the fact stands. */
                                             locator: string;
                                             /** @description Present when the text was read in a copy (mirror, reprint, third-party list, dataset) rather than at source_url: where it was read. The authority stays the original publisher's; the copy is named so you can weigh it. */
@@ -3898,6 +3940,8 @@ export interface paths {
                                                 /** Format: uri */
                                                 url: string;
                                             };
+                                            /** @description A verbatim passage (at most 300 characters) of the source that states the fact, where one is kept (the definitions of wine styles); null otherwise. */
+                                            source_excerpt: string | null;
                                             source_key: string;
                                             source_publisher: string;
                                             source_title: string;
@@ -3914,35 +3958,35 @@ export interface paths {
                                         domain: "wine" | "spirits" | "beer";
                                         /** Format: uuid */
                                         entity_id: string;
-                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                     }[];
                                     children: {
                                         canonical_name: string;
                                         domain: "wine" | "spirits" | "beer";
                                         /** Format: uuid */
                                         entity_id: string;
-                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                     }[];
                                     geographies: {
                                         canonical_name: string;
                                         domain: "wine" | "spirits" | "beer";
                                         /** Format: uuid */
                                         entity_id: string;
-                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                     }[];
                                     grapes: {
                                         canonical_name: string;
                                         domain: "wine" | "spirits" | "beer";
                                         /** Format: uuid */
                                         entity_id: string;
-                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                     }[];
                                     parent: {
                                         canonical_name: string;
                                         domain: "wine" | "spirits" | "beer";
                                         /** Format: uuid */
                                         entity_id: string;
-                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                     } | null;
                                 };
                                 review_status: string;
@@ -4679,7 +4723,7 @@ export interface paths {
         };
         /**
          * Resolve a free-text term to ranked drink entities
-         * @description Matches grapes, wine geographies, spirits and beer styles by canonical name and alias, in tiers: exact canonical (100), exact alias (97), accent-folded (94/92), word order free (88/86), word prefix (60–85), typo-tolerant (35–75). An unknown term gets 200 with state "unresolved", no matches, `coverage` (out_of_scope for a drink outside wine, spirits and beer, else unknown_term) and `suggestions` (the nearest names below the threshold). Names from other taxonomies are understood: "A / B" forms, a bracketed abbreviation ("American Pale Ale (APA)"), plurals ("CANADIAN WHISKIES") and spelling variants (Pilsener/Pilsner). A one-word place name that only starts, or is a later word of, a longer name is never "resolved" to it; a country name is answered only by a name equal to it; a partial match that skips a word of the name is never "resolved"; a place beats a grape synonym of the same name. When nothing reaches 55, retail qualifiers ("AMERICAN VODKAS", "80 PROOF VODKA") or all but the head noun are dropped as a last resort: such answers score 8 lower and are at most "ambiguous". entity_id values are UUIDv5 of a permanent entity key and never change across releases or restarts. `type` and `domain` restrict the answer to entities of those types or that domain: candidates outside the filter are dropped before the state is decided. An entity_id (or a permanent key such as grape/syrah) is accepted too: that entity is then resolved directly, with state "resolved", matched_on "entity_id" and score 100.
+         * @description Matches grapes, wine geographies, wine styles (legal wine categories, sweetness terms, sherry and port types), spirits and beer styles by canonical name and alias, in tiers: exact canonical (100), exact alias (97), accent-folded (94/92), word order free (88/86), word prefix (60–85), typo-tolerant (35–75). An unknown term gets 200 with state "unresolved", no matches, `coverage` (out_of_scope for a drink outside wine, spirits and beer, else unknown_term) and `suggestions` (the nearest names below the threshold). Names in the languages of other markets are understood: country names in every language of modern coverage in Unicode CLDR ("Frankrike", "Yhdysvallat") and the CLDR names of regions that are the same place, spirit and wine category names that EU and national authorities print in their languages ("Rom", "Likör", "Schaumwein"), inflected forms read through the Snowball stemmer of the language (Finnish "viskit", "konjakit"), compounds of two known words, and, as a last resort, the head of a compound ("fruktlikör" → Likör). A query equal to a country name in any CLDR language is answered only by a name equal to it ("Norja" is Norway in Finnish, never the grape Noria). A one-word query that reaches a grape only as a misspelling of one of its synonyms is at most "ambiguous". Candidates of equal score are ordered by a public demand prior (data/demand-prior.json), so a shared name lists the meaning most people ask for first. Names from other taxonomies are understood: "A / B" forms, a bracketed abbreviation ("American Pale Ale (APA)"), plurals ("CANADIAN WHISKIES") and spelling variants (Pilsener/Pilsner). A one-word place name that only starts, or is a later word of, a longer name is never "resolved" to it; a country name is answered only by a name equal to it; a partial match that skips a word of the name is never "resolved"; a place beats a grape synonym of the same name. When nothing reaches 55, retail qualifiers ("AMERICAN VODKAS", "80 PROOF VODKA"), then words no name holds ("mörk rom": only a name equal to what is left counts), or all but the head noun are dropped as a last resort: such answers score 8 lower and are at most "ambiguous". entity_id values are UUIDv5 of a permanent entity key and never change across releases or restarts. `type` and `domain` restrict the answer to entities of those types or that domain: candidates outside the filter are dropped before the state is decided. An entity_id (or a permanent key such as grape/syrah) is accepted too: that entity is then resolved directly, with state "resolved", matched_on "entity_id" and score 100.
          */
         get: {
             parameters: {
@@ -4690,7 +4734,7 @@ export interface paths {
                     limit?: number;
                     /** @description Free-text term: a name, alias, style or wine geography, or an entity_id. */
                     q: string;
-                    /** @description Entity type: grape, wine_geography, spirit or beer_style; several as a comma list (grape,wine_geography). */
+                    /** @description Entity type: grape, wine_geography, spirit, beer_style or wine_style (a legally defined wine category, sweetness term or style such as sparkling wine, Brut or Fino); several as a comma list (grape,wine_geography). */
                     type?: string;
                 };
                 header?: never;
@@ -4734,7 +4778,7 @@ export interface paths {
                                 domain: "wine" | "spirits" | "beer";
                                 /** Format: uuid */
                                 entity_id: string;
-                                entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                 match_score: number;
                                 /** @description The exact name or alias that matched. */
                                 match_value: string;
@@ -4755,11 +4799,23 @@ export interface paths {
                                 domain: "wine" | "spirits" | "beer";
                                 /** Format: uuid */
                                 entity_id: string;
-                                entity_type: "grape" | "wine_geography" | "spirit" | "beer_style";
+                                entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                 /** @description Below the resolve threshold of 55 (from 30 up). */
                                 match_score: number;
                                 /** @description The name or alias that came nearest. */
                                 match_value: string;
+                            }[];
+                            /** @description Designation words recognised in q (DO, DOCa, DOCG, AOC, IGP, WO, AVA, Qualitätswein…; data/designations.json, from the EU and national wine laws). They are left out of matching and never matched as entities: "DO Ribera del Duero" resolves as "Ribera del Duero" with terms [{kind: "designation", value: "DO"}]. Empty when there are none. */
+                            terms: {
+                                end: number;
+                                /** @description "designation" (a quality or origin scheme word such as DO, AOC, DOCG, IGP, WO, AVA). */
+                                kind: string;
+                                /** @description Offset in q where the term starts, in UTF-16 code units (JavaScript string indices): q.slice(start, end) === text. */
+                                start: number;
+                                /** @description The term as typed. */
+                                text: string;
+                                /** @description The term as its source lists it. */
+                                value: string;
                             }[];
                             top_score: number;
                         };
