@@ -2,7 +2,7 @@
 //
 // Country names: read from Node's ICU (Intl.DisplayNames, type region: the long form and style
 // 'short', i.e. CLDR's "-alt-short"), for every locale of cldr-core's availableLocales.json ("full")
-// that Intl supports with its own data. CLDR's "-alt-variant" forms (e.g. en CZ-alt-variant) are not
+// at modern coverage (see COVERAGE below) that Intl supports with its own data. CLDR's "-alt-variant" forms (e.g. en CZ-alt-variant) are not
 // exposed by Intl; they are read from the package cldr-localenames-full when it is installed (it is
 // not a dependency today, so none are emitted).
 // Subdivision names: read from the npm package cldr-subdivisions-full (subdivisions/<locale>/<locale>.json),
@@ -406,7 +406,7 @@ writeWhole(OUT.source, [{
   url: 'https://cldr.unicode.org/',
   licence: 'Unicode License v3',
   accessed: '2026-11-26',
-  notes: `Country names were read from Node's ICU ${ICU} (CLDR ${CLDR}) with Intl.DisplayNames (region names, long and short style) for every locale of cldr-core ${CORE} availableLocales that ICU holds data for; ISO 3166-1 alpha-3 codes from CLDR supplemental codeMappings (cldr-core ${CORE}); subdivision names from the cldr-subdivisions-full ${SUBS} npm package. Derived by tools/derive/cldr-names.mjs: one alias per distinct name, given under an official language of the territory where one writes it, else the language with most speakers (CLDR territoryInfo).`,
+  notes: `Country names were read from Node's ICU ${ICU} (CLDR ${CLDR}) with Intl.DisplayNames (region names, long and short style) for every locale of cldr-core ${CORE} availableLocales ${COVERAGE === 'all' ? '' : `at ${COVERAGE} coverage (coverageLevels.json) `}that ICU holds data for; ISO 3166-1 alpha-3 codes from CLDR supplemental codeMappings (cldr-core ${CORE}); subdivision names from the cldr-subdivisions-full ${SUBS} npm package. Derived by tools/derive/cldr-names.mjs: one alias per distinct name, given under an official language of the territory where one writes it, else the language with most speakers (CLDR territoryInfo).`,
 }]);
 
 // ------------------------------------------------------------------ report
