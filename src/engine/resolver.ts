@@ -689,7 +689,8 @@ export class Resolver {
     const drops: ((t: string) => boolean)[] = [
       (t) => ORIGIN_QUALIFIERS.has(t),
       (t) => QUALIFIERS.has(t),
-      (t) => QUALIFIERS.has(t) || (!this.isIndexWord(t) && !STOP_WORDS.has(t)),
+      // (a word that an inflection reading makes known is kept: "XO-Konjakit" → "konjakit" → Konjak)
+      (t) => QUALIFIERS.has(t) || (!this.isIndexWord(t) && !STOP_WORDS.has(t) && this.inflections.readings([t]).length === 0),
     ];
     for (const drop of drops) {
       const kept = tokens.filter((t) => !drop(t) && !/^\d+$/.test(t));

@@ -79,6 +79,8 @@ describe('spirit and wine categories in other languages', () => {
     resolvesTo('rommit', 'spirit/rum');
     resolvesTo('konjakit', 'spirit/cognac');
     topIs('Maustetut vodkat', 'spirit/vodka');
+    // an unknown qualifier dropped, the plural kept: its reading is known
+    topIs('XO-Konjakit', 'spirit/cognac');
   });
 
   test('compounds: the head of a Swedish compound, never resolved', () => {
