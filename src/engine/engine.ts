@@ -268,6 +268,7 @@ export class Engine {
   profile(e: Entity) {
     const facts: Record<string, unknown> = {};
     for (const [k, f] of Object.entries(e.facts)) facts[k] = this.factOut(f);
+    if (e.grapeRules.length) facts.grapes = this.grapeRulesOut(e);
     const parentKey = e.facts.parent?.value;
     const parent = typeof parentKey === 'string' ? this.kb.byKey.get(parentKey) : undefined;
     const ancestors: Entity[] = [];
@@ -297,11 +298,42 @@ export class Engine {
         children: refs(e.children),
         grapes: grapes.map((k) => this.kb.byKey.get(k)).filter(Boolean).map((t) => entityRef(t!)),
         geographies: refs(e.geographies),
+        appellations: this.appellationsOf(e),
       },
       sensory_available: e.sensory.length > 0,
       pairing_available: e.pairing !== null,
       sources: [...sourceKeys].sort().map((k) => this.sourceOf(k)),
     };
+  }
+
+  /**
+   * An appellation's grapes from its rules: each variety with its role, the shares the text states
+   * and the wine type it holds for; the fact's provenance is the first rule set's, and each item
+   * names its own source and locator (an appellation may have sets from several texts).
+   */
+  private grapeRulesOut(e: Entity) {
+    const value = e.grapeRules.flatMap((set) =>
+      set.grapes.map((g) => ({
+        ...entityRef(this.kb.byKey.get(g.grape)!),
+        role: g.role,
+        min_share: g.min_share,
+        max_share: g.max_share,
+        scope: g.scope ?? set.scope ?? null,
+        source_key: set.source,
+        locator: set.locator,
+      })),
+    );
+    const first = e.grapeRules[0]!;
+    return { ...this.factOut({ value: [], source: first.source, locator: first.locator }), value };
+  }
+
+  /** For a grape: the appellations whose rules name it, strongest role first, then by name. */
+  private appellationsOf(e: Entity) {
+    const rank: Record<string, number> = { required: 0, principal: 1, permitted: 2, accessory: 3 };
+    return [...e.appellations]
+      .map((a) => ({ ...a, entity: this.kb.entities[a.geo]! }))
+      .sort((x, y) => rank[x.role]! - rank[y.role]! || x.entity.name.localeCompare(y.entity.name))
+      .map((a) => ({ ...entityRef(a.entity), role: a.role, scope: a.scope }));
   }
 
   explain(p: TermParams): EngineResult {

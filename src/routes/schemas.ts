@@ -192,13 +192,24 @@ export const Profile = Type.Object(
     domain: EntityRef.properties.domain,
     review_status: Type.String(),
     aliases: Type.Optional(Type.Array(Type.Object({ name: Type.String(), language_code: Type.String(), kind: Type.String(), source_key: Type.String(), locator: Type.String() }))),
-    facts: Type.Record(Type.String(), SourcedFact, { description: 'Every fact carries its provenance.' }),
+    facts: Type.Record(Type.String(), SourcedFact, {
+      description:
+        'Every fact carries its provenance. An appellation whose product specification was read has `grapes` with value `[{entity_id, canonical_name, entity_type, domain, role, min_share, max_share, scope, source_key, locator}]`: role is required (the wine must contain it, or be made of it alone), principal (named as the main variety), permitted or accessory; shares are percentages as the text states them, else null; scope is the wine type the entry holds for, else null. A set read only through a dataset\'s extraction of the single document (its source carries retrieved_via kind dataset) is never required and gives no shares. Where no rules were read, a `grapes` fact (if any) is the list of varieties its source names.',
+    }),
     relations: Type.Object({
       parent: Type.Union([EntityRef, Type.Null()]),
       ancestors: Type.Array(EntityRef),
       children: Type.Array(EntityRef),
       grapes: Type.Array(EntityRef),
       geographies: Type.Array(EntityRef),
+      appellations: Type.Array(
+        Type.Object({
+          ...EntityRef.properties,
+          role: Type.Union(['required', 'principal', 'permitted', 'accessory'].map((r) => Type.Literal(r))),
+          scope: Type.Union([Type.String(), Type.Null()], { description: 'The wine type the role holds for, where the rules give separate lists; else null.' }),
+        }),
+        { description: 'For a grape: the appellations whose rules name it (data/appellation-grapes/), with the role they give it — required, principal, permitted or accessory — strongest first. Empty for other entities.' },
+      ),
     }),
     sensory_available: Type.Boolean(),
     pairing_available: Type.Boolean(),

@@ -7,7 +7,7 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { TSchema } from '@sinclair/typebox';
 import { v5 as uuidv5 } from 'uuid';
 import {
-  AliasAdditionSchema, AmbiguitySchema, DesignationSchema, type DesignationRecord, OutOfScopeSchema, PlaceNamesSchema, CONFIDENCE_BY_AUTHORITY, copyCeiling, DOMAIN_OF, EntityRecordSchema, FACT_FIELDS, GEO_LEVELS,
+  AliasAdditionSchema, AmbiguitySchema, DesignationSchema, GrapeRuleSetSchema, type DesignationRecord, type GrapeRole, type GrapeRuleSetRecord, OutOfScopeSchema, PlaceNamesSchema, CONFIDENCE_BY_AUTHORITY, copyCeiling, DOMAIN_OF, EntityRecordSchema, FACT_FIELDS, GEO_LEVELS,
   KEY_FAMILY, KbMetaSchema, PairingSetSchema, SensorySchema, SourceSchema, WINE_STYLE_CATEGORIES,
   type AliasAdditionRecord, type AmbiguityRecord, type OutOfScopeRecord, type PlaceNamesRecord, type EntityRecord, type EntityType, type PairingSetRecord, type SensoryRecord, type Source,
 } from './schema.ts';
@@ -34,6 +34,10 @@ export interface Entity extends EntityRecord {
   geographies: number[];
   /** for spirit categories: GIs whose parent is this */
   sensory: SensoryRecord[];
+  /** for appellations: the grape rules of its product specification (data/appellation-grapes/) */
+  grapeRules: GrapeRuleSetRecord[];
+  /** for grapes: the appellations whose rules name it, with the role */
+  appellations: { geo: number; role: GrapeRole; scope: string | null }[];
   pairing: PairingSetRecord | null;
 }
 
@@ -232,6 +236,8 @@ export function loadKnowledgeBase(dataDir: string): { kb: KnowledgeBase; problem
     children: [],
     geographies: [],
     sensory: [],
+    grapeRules: [],
+    appellations: [],
     pairing: null,
   }));
   const byKey = new Map(entities.map((e) => [e.key, e]));
@@ -464,6 +470,53 @@ export function loadKnowledgeBase(dataDir: string): { kb: KnowledgeBase; problem
         items: [...prev.items, ...rec.items],
       };
     }
+  }
+
+  // appellation grape rules (issue 21). A set read in the official text wins over a set read only
+  // through a dataset's extraction (retrieved_via kind "dataset") for the same appellation; the latter
+  // never says "required" and gives no shares. The set becomes the appellation's `grapes` fact.
+  const datasetOnly = (k: string) => sources.get(k)?.retrieved_via?.kind === 'dataset';
+  const setsOf = new Map<string, { file: string; rec: GrapeRuleSetRecord }[]>();
+  for (const item of checkArray<GrapeRuleSetRecord>(GrapeRuleSetSchema, readJsonFiles(path.join(dataDir, 'appellation-grapes'), 'appellation-grapes', problems), (r: any, i) => r?.appellation ?? `#${i}`, problems)) {
+    const { file, rec } = item;
+    const where = { file, record: rec.appellation };
+    const target = byKey.get(rec.appellation);
+    needSource(file, rec.appellation, 'source', rec.source);
+    if (!target) { problems.push({ ...where, field: 'appellation', message: `"${rec.appellation}" is not a served entity` }); continue; }
+    if (target.type !== 'wine_geography') { problems.push({ ...where, field: 'appellation', message: `"${rec.appellation}" is not a wine geography` }); continue; }
+    const seen = new Set<string>();
+    let ok = true;
+    rec.grapes.forEach((g, i) => {
+      const f = `grapes[${i}]`;
+      const grape = byKey.get(g.grape);
+      if (!grape || grape.type !== 'grape') { problems.push({ ...where, field: `${f}.grape`, message: `"${g.grape}" is not a served grape` }); ok = false; }
+      const k = `${g.grape}|${g.scope ?? ''}`;
+      if (seen.has(k)) problems.push({ ...where, field: `${f}.grape`, message: `"${g.grape}" twice in one set` });
+      seen.add(k);
+      if (g.min_share !== null && g.max_share !== null && g.min_share > g.max_share) problems.push({ ...where, field: f, message: 'min_share exceeds max_share' });
+      if (datasetOnly(rec.source) && (g.role === 'required' || g.min_share !== null || g.max_share !== null)) {
+        problems.push({ ...where, field: f, message: 'a rule read only through a dataset is never "required" and gives no shares' });
+      }
+    });
+    if (!ok) continue;
+    if (!setsOf.has(rec.appellation)) setsOf.set(rec.appellation, []);
+    setsOf.get(rec.appellation)!.push(item);
+  }
+  for (const [appellation, items] of setsOf) {
+    const e = byKey.get(appellation)!;
+    const official = items.filter((x) => !datasetOnly(x.rec.source));
+    // a `grapes` fact read in a text (no dataset) stays when only a dataset's extraction is at hand
+    const legacy = e.facts.grapes;
+    if (!official.length && legacy && !datasetOnly(legacy.source)) continue;
+    e.grapeRules = (official.length ? official : items).map((x) => x.rec);
+    const keys: string[] = [];
+    for (const set of e.grapeRules) {
+      for (const g of set.grapes) {
+        if (!keys.includes(g.grape)) keys.push(g.grape);
+        byKey.get(g.grape)!.appellations.push({ geo: e.idx, role: g.role, scope: g.scope ?? set.scope ?? null });
+      }
+    }
+    e.facts = { ...e.facts, grapes: { value: keys, source: e.grapeRules[0]!.source, locator: e.grapeRules[0]!.locator } };
   }
 
   const draftCount = all.length - served.length;

@@ -335,6 +335,37 @@ export const DesignationSchema = Type.Object(
 export type DesignationRecord = Static<typeof DesignationSchema>;
 export const DesignationsFileSchema = Type.Object({ terms: Type.Array(Type.Unknown()) }, { additionalProperties: true });
 
+/** data/appellation-grapes/*.json: the grape rules of an appellation, read in its product specification (issue 21). */
+export const GRAPE_ROLES = ['required', 'principal', 'permitted', 'accessory'] as const;
+export type GrapeRole = (typeof GRAPE_ROLES)[number];
+const Share = Type.Union([Type.Number({ minimum: 0, maximum: 100 }), Type.Null()]);
+export const GrapeRuleSetSchema = Type.Object(
+  {
+    appellation: Type.String({ pattern: ENTITY_KEY_PATTERN }),
+    source: SourceKey,
+    locator: Str,
+    /** the wine type the set applies to when the text gives separate lists ("red", "white", "Riserva"), else null */
+    scope: Type.Optional(Type.Union([Str, Type.Null()])),
+    grapes: Type.Array(
+      Type.Object(
+        {
+          grape: Type.String({ pattern: ENTITY_KEY_PATTERN }),
+          role: Type.Union(GRAPE_ROLES.map((r) => Type.Literal(r))),
+          min_share: Share,
+          max_share: Share,
+          /** the wine types the role holds for, where the source splits them ("Red; Rosé") */
+          scope: Type.Optional(Type.Union([Str, Type.Null()])),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1 },
+    ),
+    note: Type.Optional(Str),
+  },
+  { additionalProperties: false },
+);
+export type GrapeRuleSetRecord = Static<typeof GrapeRuleSetSchema>;
+
 export const KbMetaSchema = Type.Object({ version: Str }, { additionalProperties: false });
 
 /** Confidence a pairing item or sensory expression may claim, by the authority of its source. */

@@ -83,6 +83,29 @@ function evidenceStats(kb: KnowledgeBase, dataDir: string) {
 }
 
 
+/**
+ * Appellations (wine geographies of level appellation) with and without grape rules, per country: with
+ * rules read in their specification (`rules`), with only a list of varieties its source names
+ * (`listed`), or with none (no readable specification named grapes: most US AVAs). Rules read only
+ * through a dataset's extraction are counted apart (`rules_from_dataset`).
+ */
+function appellationGrapes(kb: KnowledgeBase) {
+  const by: Record<string, { appellations: number; rules: number; rules_from_dataset: number; listed: number; none: number }> = {};
+  const total = { appellations: 0, rules: 0, rules_from_dataset: 0, listed: 0, none: 0 };
+  for (const e of kb.entities) {
+    if (e.type !== 'wine_geography' || e.facts.level?.value !== 'appellation') continue;
+    const c = typeof e.facts.country?.value === 'string' ? e.facts.country.value : 'none';
+    const row = (by[c] ??= { appellations: 0, rules: 0, rules_from_dataset: 0, listed: 0, none: 0 });
+    const dataset = e.grapeRules.length > 0 && e.grapeRules.every((r) => kb.sources.get(r.source)?.retrieved_via?.kind === 'dataset');
+    const kind = e.grapeRules.length ? (dataset ? 'rules_from_dataset' : 'rules') : e.facts.grapes ? 'listed' : 'none';
+    for (const r of [row, total]) {
+      r.appellations++;
+      r[kind]++;
+    }
+  }
+  return { ...total, by_country: Object.fromEntries(Object.entries(by).sort((a, b) => b[1].appellations - a[1].appellations || a[0].localeCompare(b[0]))) };
+}
+
 /** Served aliases per language code (every alias carries one), most first. */
 function aliasesByLanguage(kb: KnowledgeBase): Record<string, number> {
   const out: Record<string, number> = {};
@@ -129,6 +152,7 @@ export function kbStats(dataDir: string) {
     spirits_by_country: perCountry('spirit'),
     out_of_scope_terms: kb.outOfScope.length,
     aliases_by_language: aliasesByLanguage(kb),
+    appellation_grapes: appellationGrapes(kb),
     evidence: evidenceStats(kb, dataDir),
     totals: {
       entities: total('entities'),

@@ -193,8 +193,28 @@ export function validateKnowledgeBase(dataDir: string, referenceDir: string): Va
       }
     }
   }
-  // VIVC numbers: every vivc_id is a VIVC passport number, and a vivc_prime_name fact is its prime name.
+  // VIVC numbers: every vivc_id is a VIVC passport number, and a vivc_prime_name fact is its prime name
+  // (the older prime-name list, and the fuller table of 23,607 numbers; where both hold a number the
+  // fuller one is checked too).
   const prime = readRef('vivc-prime-names.csv');
+  const primeFull = readRef('vivc-prime-names-full.csv');
+  if (primeFull) {
+    const byNo = new Map(primeFull.map((r) => [r.vivc_number, (r.prime_name ?? '').replace(/\s+/g, ' ').trim()]));
+    for (const e of kb.entities.filter((x) => x.type === 'grape')) {
+      const id = e.facts.vivc_id?.value;
+      if (typeof id !== 'string') continue;
+      const name = byNo.get(id);
+      if (name === undefined) {
+        // the fuller table lacks some countries' varieties: a missing number is a notice, not an error
+        notices.push(`${e.key}: VIVC ${id} is not in vivc-prime-names-full.csv`);
+        continue;
+      }
+      const pn = e.facts.vivc_prime_name?.value;
+      if (typeof pn === 'string' && fold(exactForm(pn)) !== fold(exactForm(name))) {
+        problems.push({ file: e.file, record: e.key, field: 'facts.vivc_prime_name', message: `"${pn}" but VIVC ${id} is "${name}" (vivc-prime-names-full.csv)` });
+      }
+    }
+  }
   if (prime) {
     const byNo = new Map(prime.map((r) => [r.vivc_no, r.prime_name]));
     for (const e of kb.entities.filter((x) => x.type === 'grape')) {
@@ -408,10 +428,12 @@ function auditFindings(
     }
   }
 
-  // 4. VIVC numbers come from VIVC itself, not from an encyclopedia's infobox
+  // 4. VIVC numbers come from VIVC itself, not from an encyclopedia's infobox: the source's publisher
+  //    and address are VIVC's (a copy of VIVC's own data says so in retrieved_via)
+  const isVivc = (k: string) => k === 'vivc' || /^https?:\/\/(www\.)?vivc\.de\//.test(kb.sources.get(k)?.url ?? '');
   for (const e of kb.entities) {
     const f = e.facts.vivc_id;
-    if (f && f.source !== 'vivc') problems.push({ file: e.file, record: e.key, field: 'facts.vivc_id.source', message: `"${f.source}": a VIVC number cites the vivc source` });
+    if (f && !isVivc(f.source)) problems.push({ file: e.file, record: e.key, field: 'facts.vivc_id.source', message: `"${f.source}": a VIVC number cites VIVC (the vivc source, or a copy of VIVC's data naming vivc.de)` });
   }
 
   // 5. AVA aliases: a generic word is no alias; an alias cited to a 27 CFR Part 9 section is one of the

@@ -1,0 +1,202 @@
+// Derives the grape rules of EU wine PDOs from the appellation-to-grape lead table, and the grape
+// records those rules need (issue 21).
+//
+//   node --import tsx tools/derive/appellation-grapes.mjs      (from the repository root)
+//
+// Input: ../shared/reference/appellation-grapes-leads.csv (never copied into the repo). Its rows were
+// extracted from the European Commission's eAmbrosia single documents by the authors of two
+// peer-reviewed datasets: Candiago et al. 2024 (Italy and France: principal / secondary varieties per
+// wine type) and Candiago et al. 2022, Scientific Data 9:394 (19 other countries: varieties listed, no
+// split). Only those dataset rows are used here; the table's 40 rows that quote stored copies of
+// Gazzetta Ufficiale / Journal officiel texts are leads to read, not sources (the official texts we
+// read are in data/appellation-grapes/official.json, which wins over this file for its appellations).
+// Each rule set cites the eAmbrosia single document by file number, read through the dataset
+// (`retrieved_via` kind dataset, authority one class below the register: see the source notes).
+// Roles: "principal" where the authors mark the variety principal for some wine type, otherwise
+// "permitted"; a dataset row is never "required" (no text read says so); no shares (the datasets
+// hold none).
+//
+// Outputs (written whole):
+//   data/appellation-grapes/eambrosia-datasets.json  one rule set per PDO whose record we serve
+//   data/grapes/vivc-appellation-grapes.json         grapes named by those rules that no record held,
+//                                                    matched by exact prime name to a row of
+//                                                    ../shared/reference/vivc-prime-names-full.csv
+//   data/sources/appellation-grapes.json             the sources of both
+// Grape names are matched, case, accents and spacing aside, to a served grape's name or alias or VIVC
+// prime name first; then to a VIVC prime name. A name matching neither, or several VIVC numbers, is
+// left out (counted in the console report), never guessed. A new grape whose name is already the name
+// of another entity is left out too (it would need an ambiguity declaration and a source for it).
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadKnowledgeBase } from '../../src/engine/kb/load.ts';
+import { exactForm, fold } from '../../src/engine/normalize.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const REF = path.resolve(ROOT, '..', 'shared', 'reference');
+const OUT_RULES = path.join(ROOT, 'data', 'appellation-grapes', 'eambrosia-datasets.json');
+const OUT_GRAPES = path.join(ROOT, 'data', 'grapes', 'vivc-appellation-grapes.json');
+const OUT_SOURCES = path.join(ROOT, 'data', 'sources', 'appellation-grapes.json');
+// German umlauts are written both ways ("Mueller Thurgau", "Müller-Thurgau"): both sides compare with them folded away
+const key = (s) => fold(exactForm(s.replace(/ue/g, 'ü').replace(/ae/g, 'ä').replace(/oe/g, 'ö').replace(/Ue/g, 'Ü')));
+const writeWhole = (file, data) => {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(`${file}.tmp`, JSON.stringify(data, null, 1) + '\n');
+  fs.renameSync(`${file}.tmp`, file);
+};
+
+/** Minimal CSV reader (quoted fields, doubled quotes). */
+function parseCsv(text) {
+  const rows = [];
+  let row = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; } else if (c === '"') quoted = false; else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') { row.push(field); field = ''; } else if (c === '\n') { row.push(field); rows.push(row); row = []; field = ''; } else if (c !== '\r') field += c;
+  }
+  if (field || row.length) { row.push(field); rows.push(row); }
+  const [head, ...body] = rows;
+  return body.filter((r) => r.length === head.length).map((r) => Object.fromEntries(head.map((h, i) => [h, r[i]])));
+}
+
+const SOURCES = [
+  {
+    key: 'eambrosia-single-docs-candiago-2024',
+    title: 'EU wine PDO single documents (eAmbrosia), grape varieties of the Italian and French PDOs, as extracted by Candiago et al. 2024, "Quality wines in Italy and France"',
+    publisher: 'European Commission (eAmbrosia register); extraction by S. Candiago et al.',
+    authority: 'educational_body',
+    url: 'https://ec.europa.eu/agriculture/eambrosia/geographical-indications-register/',
+    licence: 'register documents reused with acknowledgement (Commission Decision 2011/833/EU); the dataset is CC BY 4.0 (figshare 25393261)',
+    accessed: '2026-11-26',
+    notes: 'Grape rules read through the authors\' extraction of each PDO\'s single document, not in the document itself: the authority is set one class below the official register (a peer-reviewed academic dataset), and a rule set resting on it never says "required" or a share. Principal/secondary per wine type as the authors recorded them; Italian "secondary" lists are the region\'s whole list of suitable varieties; OIV prime names, not local names; a 2021-22 snapshot (later amendments missing). Lead table: ../shared/reference/appellation-grapes-leads.csv.',
+    retrieved_via: { url: 'https://github.com/plotly/Figure-Friday/blob/d21de6d5/2024/week-46/PDO_wine_data_IT_FR.csv', kind: 'dataset', note: 'Candiago et al. 2024, figshare 25393261 (CC BY 4.0), as copied to plotly/Figure-Friday commit d21de6d5' },
+  },
+  {
+    key: 'eambrosia-single-docs-candiago-2022',
+    title: 'EU wine PDO single documents (eAmbrosia), grape varieties of PDOs of 19 member states, as extracted by Candiago et al. 2022, Scientific Data 9:394',
+    publisher: 'European Commission (eAmbrosia register); extraction by S. Candiago et al.',
+    authority: 'educational_body',
+    url: 'https://ec.europa.eu/agriculture/eambrosia/geographical-indications-register/',
+    licence: 'register documents reused with acknowledgement (Commission Decision 2011/833/EU); the dataset is CC BY 4.0 or CC0 (figshare collection 5877659; downstream copies disagree)',
+    accessed: '2026-11-26',
+    notes: 'Grape rules read through the authors\' extraction (data as of 2021-11-04), not in the single documents themselves: the authority is set one class below the official register; varieties listed with no principal/secondary split, so every one is "permitted"; OIV prime names. Lead table: ../shared/reference/appellation-grapes-leads.csv.',
+    retrieved_via: { url: 'https://github.com/NicolasBelissent/geospatial_a_la_francaise/blob/e0c4a1ac/PDO_EU_id.csv', kind: 'dataset', note: 'Candiago et al. 2022 (Scientific Data 9:394, figshare collection 5877659), as copied to NicolasBelissent/geospatial_a_la_francaise commit e0c4a1ac' },
+  },
+  {
+    key: 'vivc-full-scrape',
+    title: 'Vitis International Variety Catalogue (VIVC): passport numbers, prime names, berry colour and country of origin',
+    publisher: 'Julius Kühn-Institut (JKI), Institute for Grapevine Breeding Geilweilerhof',
+    authority: 'variety_catalogue',
+    url: 'https://www.vivc.de/',
+    licence: 'identifiers, prime names, berry colour and country of origin cited as facts; no prose copied (VIVC states no data licence)',
+    accessed: '2026-11-26',
+    notes: 'Read in a copy of a third-party scrape of VIVC (VIVC crawled by country of origin), not on vivc.de: ../shared/reference/vivc-prime-names-full.csv. It agrees with an older VIVC prime-name list on 8,640 of 8,642 shared numbers and with a raw VIVC passport export on every row checked.',
+    retrieved_via: { url: 'https://github.com/djtrack16/wine_grapes/tree/d7ab08270c4b0537793bd6aa1229a5f4a761da47/docs/grape', kind: 'scrape', note: 'djtrack16/wine_grapes commit d7ab082 (2026-01-13), docs/grape/<n>/index.html and docs/grapes.json' },
+  },
+];
+const SOURCE_OF = (publisher) => (publisher.includes('2024') ? SOURCES[0].key : SOURCES[1].key);
+
+const leads = parseCsv(fs.readFileSync(path.join(REF, 'appellation-grapes-leads.csv'), 'utf8')).filter((r) => r.source_publisher.startsWith('European Commission eAmbrosia'));
+const vivcRows = parseCsv(fs.readFileSync(path.join(REF, 'vivc-prime-names-full.csv'), 'utf8'));
+
+// the knowledge base without this script's own outputs, so a run is repeatable
+const { kb } = loadKnowledgeBase(path.join(ROOT, 'data'));
+const own = new Set([OUT_GRAPES, OUT_RULES].map((f) => path.relative(path.join(ROOT, 'data'), f)));
+const entities = kb.entities.filter((e) => !own.has(e.file));
+
+const grapeByName = new Map(); // folded name → grape keys
+const anyName = new Map(); // folded name → entity keys (all families)
+for (const e of entities) {
+  const names = [e.name, ...e.aliases.map((a) => a.name)];
+  if (e.type === 'grape' && typeof e.facts.vivc_prime_name?.value === 'string') names.push(e.facts.vivc_prime_name.value);
+  for (const n of names) {
+    const k = key(n);
+    if (!anyName.has(k)) anyName.set(k, new Set());
+    anyName.get(k).add(e.key);
+    if (e.type === 'grape') {
+      if (!grapeByName.has(k)) grapeByName.set(k, new Set());
+      grapeByName.get(k).add(e.key);
+    }
+  }
+}
+const grapeByVivc = new Map();
+for (const e of entities) if (e.type === 'grape' && typeof e.facts.vivc_id?.value === 'string') grapeByVivc.set(e.facts.vivc_id.value, e.key);
+const vivcByName = new Map();
+for (const r of vivcRows) {
+  const k = key(r.prime_name.replace(/\s+/g, ' '));
+  if (!vivcByName.has(k)) vivcByName.set(k, []);
+  vivcByName.get(k).push(r);
+}
+const geoByFile = new Map();
+for (const e of entities) if (e.type === 'wine_geography' && typeof e.facts.file_number?.value === 'string') geoByFile.set(e.facts.file_number.value, e.key);
+
+const COLOUR = { BLANC: 'blanc', NOIR: 'noir', GRIS: 'gris', ROSE: 'rose', ROUGE: 'rouge' };
+const slug = (s) => fold(exactForm(s)).replace(/ /g, '-');
+const titleCase = (s) => s.toLowerCase().replace(/\s+/g, ' ').trim().replace(/(^|[\s\-'(])(\p{L})/gu, (m, a, b) => a + b.toUpperCase());
+const newGrapes = new Map(); // key → record
+const stats = { rows: leads.length, noAppellation: 0, matchedExisting: 0, matchedNew: 0, unmatched: new Map(), ambiguousName: 0, nameTaken: 0 };
+
+/** The grape key a lead name stands for, creating a VIVC-backed record when none exists; null when unsure. */
+function grapeFor(name) {
+  const k = key(name);
+  const have = grapeByName.get(k);
+  if (have?.size === 1) { stats.matchedExisting++; return [...have][0]; }
+  if (have && have.size > 1) { stats.ambiguousName++; return null; }
+  const rows = vivcByName.get(k);
+  if (!rows || rows.length !== 1) { stats.unmatched.set(name, (stats.unmatched.get(name) ?? 0) + 1); return null; }
+  const row = rows[0];
+  const existing = grapeByVivc.get(row.vivc_number);
+  if (existing) { stats.matchedExisting++; return existing; }
+  if (anyName.has(k)) { stats.nameTaken++; return null; }
+  const gkey = `grape/${slug(name)}`;
+  if (!newGrapes.has(gkey)) {
+    if (entities.some((e) => e.key === gkey)) { stats.nameTaken++; return null; }
+    const loc = `https://www.vivc.de/index.php?r=passport%2Fview&id=${row.vivc_number}`;
+    const facts = {
+      vivc_id: { value: row.vivc_number, source: 'vivc-full-scrape', locator: loc },
+      vivc_prime_name: { value: row.prime_name.replace(/\s+/g, ' ').trim(), source: 'vivc-full-scrape', locator: loc },
+    };
+    if (COLOUR[row.berry_colour]) facts.berry_colour = { value: COLOUR[row.berry_colour], source: 'vivc-full-scrape', locator: loc };
+    if (row.country_of_origin) facts.country_of_origin = { value: row.country_of_origin, source: 'vivc-full-scrape', locator: loc };
+    newGrapes.set(gkey, {
+      key: gkey, type: 'grape', name: /^[\p{Lu}\s\-']+$/u.test(name) ? titleCase(name) : name, review: 'reviewed', aliases: [], facts,
+      notes: `Named in the grape rules of an EU wine PDO (eAmbrosia single document, as extracted by Candiago et al.); matched to VIVC ${row.vivc_number} "${row.prime_name.trim()}" by exact prime name (case, accents and spacing aside).`,
+    });
+  }
+  stats.matchedNew++;
+  return gkey;
+}
+
+// one rule set per PDO: a grape named principal for some wine type is principal, else permitted
+const sets = new Map(); // geo key → {source, file, grapes: Map}
+for (const r of leads) {
+  const geo = geoByFile.get(r.file_number) ?? geoByFile.get(r.file_number.split('-AM')[0]);
+  if (!geo) { stats.noAppellation++; continue; }
+  const g = grapeFor(r.grape);
+  if (!g) continue;
+  if (!sets.has(geo)) sets.set(geo, { source: SOURCE_OF(r.source_publisher), file: r.file_number, grapes: new Map() });
+  const set = sets.get(geo);
+  const principal = /principal \(([^)]*)\)/.exec(r.role);
+  const cur = set.grapes.get(g);
+  if (principal) set.grapes.set(g, { grape: g, role: 'principal', min_share: null, max_share: null, scope: principal[1] });
+  else if (!cur) set.grapes.set(g, { grape: g, role: 'permitted', min_share: null, max_share: null, scope: null });
+}
+const rules = [...sets].sort(([a], [b]) => (a < b ? -1 : 1)).map(([appellation, s]) => ({
+  appellation,
+  source: s.source,
+  locator: `eAmbrosia single document of file ${s.file}: grape varieties (as extracted in the dataset)`,
+  scope: null,
+  grapes: [...s.grapes.values()].sort((a, b) => (a.role === b.role ? (a.grape < b.grape ? -1 : 1) : a.role === 'principal' ? -1 : 1)),
+}));
+
+writeWhole(OUT_RULES, rules);
+writeWhole(OUT_GRAPES, [...newGrapes.values()].sort((a, b) => (a.key < b.key ? -1 : 1)));
+writeWhole(OUT_SOURCES, SOURCES);
+const unmatched = [...stats.unmatched].sort((a, b) => b[1] - a[1]);
+console.log(`${stats.rows} dataset rows; ${rules.length} appellations with rules; ${newGrapes.size} new grapes`);
+console.log(`rows: ${stats.matchedExisting} to served grapes, ${stats.matchedNew} to new VIVC-backed grapes, ${stats.noAppellation} of PDOs we do not serve, ${stats.ambiguousName} names of several grapes, ${stats.nameTaken} names another entity holds, ${unmatched.reduce((n, [, c]) => n + c, 0)} unmatched (${unmatched.length} names)`);
+console.log(`most frequent unmatched: ${unmatched.slice(0, 25).map(([n, c]) => `${n} (${c})`).join(', ')}`);
