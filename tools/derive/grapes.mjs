@@ -247,7 +247,7 @@ const NAME_ORDER = ['it_doc', 'winemag', 'wikipedia', 'fr_catalogue', 'fr_codes'
 const NEW_LISTS = new Set(['it_registro', 'us_ttb']);
 // Review-dataset values that are styles, blends, wine names or generic family names, not a variety.
 const NOT_A_VARIETY = new Set(['claret', 'port', 'sherry', 'apple', 'other', 'tokaji', 'tokay', 'meritage', 'edelzwicker',
-  'prosecco', 'madeira blend', 'white port', 'rose', 'rosado', 'rosato', 'cabernet', 'alicante', 'moscato', 'muscat', 'muskat',
+  'prosecco', 'madeira blend', 'white port', 'rose', 'rosé', 'rosado', 'rosato', 'cabernet', 'alicante', 'moscato', 'muscat', 'muskat',
   'muskateller', 'malvasia', 'lambrusco', 'trebbiano', 'vernaccia', 'greco', 'bonarda', 'sauvignon', 'misket', 'feteasca',
   'veltliner', 'tocai', 'teran', 'refosco', 'white blend', 'red blend', 'f', 'swish beverages', 'muscat blanc', 'moscatel', 'muscatel', 'muscadel']);
 const COLOUR_WORDS = {
@@ -276,17 +276,38 @@ const primes = readFileSync(PRIME_CSV, 'utf8').replace(/^\uFEFF/, '').split(/\r?
   const i = l.indexOf(',');
   return { id: l.slice(0, i).trim(), name: l.slice(i + 1).trim().replace(/^"|"$/g, '').replace(/\s+/g, ' ') };
 });
+// Numbers the older list lacks (it stops near 9,500), from the fuller table (issue 21): a copy of a
+// third-party scrape of VIVC, cited as VIVC through the source vivc-full-scrape (retrieved_via).
+const FULL_CSV = resolve(repo, '..', 'shared', 'reference', 'vivc-prime-names-full.csv');
+{
+  const known = new Set(primes.map((p) => p.id));
+  for (const l of readFileSync(FULL_CSV, 'utf8').replace(/^\uFEFF/, '').split(/\r?\n/).slice(1)) {
+    const m = /^(\d+),("(?:[^"]|"")*"|[^,]*),/.exec(l);
+    if (!m || known.has(m[1])) continue;
+    primes.push({ id: m[1], name: m[2].replace(/^"|"$/g, '').replace(/""/g, '"').replace(/\s+/g, ' ').trim(), full: true });
+  }
+}
 const primeById = new Map(primes.map((p) => [p.id, p]));
 const byPrimeKey = new Map();
-for (const p of primes) {
-  const words = p.name.split(' ');
-  const last = words[words.length - 1];
-  const entries = [[key2(p.name), null]];
-  if (words.length > 1 && WORD_CLASS.has(last)) entries.push([key2(words.slice(0, -1).join(' ')), WORD_CLASS.get(last)]);
-  for (const [k, colour] of entries) {
-    if (!byPrimeKey.has(k)) byPrimeKey.set(k, []);
-    byPrimeKey.get(k).push({ ...p, colour, word: colour ? last : null });
+// the older list first; a name it already holds is matched as before (the fuller table's further
+// numbers for the same name never turn a released match into "several candidates")
+const olderKeys = new Set();
+for (const pass of [false, true]) {
+  const added = new Set();
+  for (const p of primes) {
+    if (!!p.full !== pass) continue;
+    const words = p.name.split(' ');
+    const last = words[words.length - 1];
+    const entries = [[key2(p.name), null]];
+    if (words.length > 1 && WORD_CLASS.has(last)) entries.push([key2(words.slice(0, -1).join(' ')), WORD_CLASS.get(last)]);
+    for (const [k, colour] of entries) {
+      if (pass && olderKeys.has(k)) continue;
+      if (!byPrimeKey.has(k)) byPrimeKey.set(k, []);
+      byPrimeKey.get(k).push({ ...p, colour, word: colour ? last : null });
+      added.add(k);
+    }
   }
+  if (!pass) for (const k of added) olderKeys.add(k);
 }
 const pedigree = new Map();
 {
@@ -436,9 +457,10 @@ for (const [id, { prime, hits }] of found) {
   if (usedKeys.has(key)) throw new Error(`key clash ${key}`);
   usedKeys.add(key);
   const loc = passport(id);
+  const vivcSource = prime.full ? 'vivc-full-scrape' : 'vivc';
   const facts = {
-    vivc_id: { value: id, source: 'vivc', locator: loc },
-    vivc_prime_name: { value: prime.name, source: 'vivc', locator: loc },
+    vivc_id: { value: id, source: vivcSource, locator: loc },
+    vivc_prime_name: { value: prime.name, source: vivcSource, locator: loc },
   };
   const fr = hits.find((h) => h.list === 'fr_catalogue');
   const codes = hits.find((h) => h.list === 'fr_codes');
