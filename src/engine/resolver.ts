@@ -50,7 +50,7 @@
 // 13 two-edit typos; a partial margin of 3 leaves 4 shared partial terms resolved ("Barleywine",
 // "Shenandoah", "Malibu", "Uhlen"), 7 changes nothing more.
 import {
-  abbreviationSplit, damerau, deletionHashes, exactForm, fold, indexVariants, isWeakWord, queryForms, STOP_WORDS, typoBudget,
+  abbreviationSplit, damerau, deletionHashes, exactForm, fold, GENERIC_WORDS, indexVariants, isWeakWord, queryForms, STOP_WORDS, typoBudget,
 } from './normalize.ts';
 import { DesignationWords, Inflections, type DesignationWord, type QueryTerm } from './market-words.ts';
 
@@ -934,6 +934,9 @@ export class Resolver {
         acc.head[i] === 0 ||
         (tokens.length === 1 && !abbr && form.tokens.length > 1 && (form.tokens[form.first] !== q0 || cost > 0)) ||
         (tokens.length === 1 && !abbr && form.tokens.length === 1 && prefix && cost === 0 && form.tokens[0]!.length - q0.length <= 3) ||
+        // a variety named "<word> <colour>" ("Loureiro Tinto", "Malvasia Bianca") is one of several of
+        // that word: the word alone names none of them for sure
+        (tokens.length === 1 && !abbr && form.first === 0 && form.tokens.length === 2 && GENERIC_WORDS.has(form.tokens[1]!) && (acc.mask[i]! & ~1) === 0) ||
         // a name of the form "<word> di|de|of <place>" is named after its place: the word alone is a grape, a
         // drink or a town ("sambuca" is not "Sambuca di Sicilia", "moscato" not "Moscato d'Asti")
         (tokens.length === 1 && !abbr && form.first === 0 && form.tokens.length > 2 && form.weights[1] === 0 && (acc.mask[i]! & ~1) === 0) ||

@@ -133,6 +133,15 @@ for (const r of vivcRows) {
 }
 const geoByFile = new Map();
 for (const e of entities) if (e.type === 'wine_geography' && typeof e.facts.file_number?.value === 'string') geoByFile.set(e.facts.file_number.value, e.key);
+// records kept without a file number (data/geographies/famous.json: Beaujolais, Alsace, Douro…): the PDO of
+// the same name in the same country, when exactly one appellation record has that name there
+const isoOf = new Map(entities.filter((e) => e.facts.level?.value === 'country').map((e) => [key(e.name), e.facts.country?.value]));
+const geoByNameCountry = new Map();
+for (const e of entities) {
+  if (e.type !== 'wine_geography' || e.facts.level?.value !== 'appellation' || e.facts.file_number) continue;
+  const k = `${key(e.name)}|${e.facts.country?.value}`;
+  geoByNameCountry.set(k, geoByNameCountry.has(k) ? null : e.key);
+}
 
 const COLOUR = { BLANC: 'blanc', NOIR: 'noir', GRIS: 'gris', ROSE: 'rose', ROUGE: 'rouge' };
 const slug = (s) => fold(exactForm(s)).replace(/ /g, '-');
@@ -171,10 +180,41 @@ function grapeFor(name) {
   return gkey;
 }
 
+// grapes that the rule sets read in official texts name by a key no record holds yet: each key is the
+// slug of a VIVC prime name (data/appellation-grapes/*.json other than this script's output)
+const ruleDir = path.join(ROOT, 'data', 'appellation-grapes');
+const vivcBySlug = new Map();
+for (const r of vivcRows) {
+  const k = slug(r.prime_name.replace(/\s+/g, ' '));
+  if (!vivcBySlug.has(k)) vivcBySlug.set(k, []);
+  vivcBySlug.get(k).push(r);
+}
+for (const f of fs.readdirSync(ruleDir).filter((x) => x.endsWith('.json') && path.join(ruleDir, x) !== OUT_RULES).sort()) {
+  for (const set of JSON.parse(fs.readFileSync(path.join(ruleDir, f), 'utf8'))) {
+    for (const g of set.grapes) {
+      if (entities.some((e) => e.key === g.grape) || newGrapes.has(g.grape)) continue;
+      const rows = vivcBySlug.get(g.grape.slice('grape/'.length));
+      if (rows?.length !== 1) { console.log(`no single VIVC row for ${g.grape} (${set.appellation}, ${f})`); continue; }
+      const row = rows[0];
+      const loc = `https://www.vivc.de/index.php?r=passport%2Fview&id=${row.vivc_number}`;
+      const facts = {
+        vivc_id: { value: row.vivc_number, source: 'vivc-full-scrape', locator: loc },
+        vivc_prime_name: { value: row.prime_name.replace(/\s+/g, ' ').trim(), source: 'vivc-full-scrape', locator: loc },
+      };
+      if (COLOUR[row.berry_colour]) facts.berry_colour = { value: COLOUR[row.berry_colour], source: 'vivc-full-scrape', locator: loc };
+      if (row.country_of_origin) facts.country_of_origin = { value: row.country_of_origin, source: 'vivc-full-scrape', locator: loc };
+      newGrapes.set(g.grape, {
+        key: g.grape, type: 'grape', name: titleCase(row.prime_name), review: 'reviewed', aliases: [], facts,
+        notes: `Named in the grape rules of ${set.appellation} (data/appellation-grapes/${f}, source ${set.source}); VIVC ${row.vivc_number} "${row.prime_name.trim()}".`,
+      });
+    }
+  }
+}
+
 // one rule set per PDO: a grape named principal for some wine type is principal, else permitted
 const sets = new Map(); // geo key → {source, file, grapes: Map}
 for (const r of leads) {
-  const geo = geoByFile.get(r.file_number) ?? geoByFile.get(r.file_number.split('-AM')[0]);
+  const geo = geoByFile.get(r.file_number) ?? geoByFile.get(r.file_number.split('-AM')[0]) ?? geoByNameCountry.get(`${key(r.appellation)}|${isoOf.get(key(r.country))}`) ?? undefined;
   if (!geo) { stats.noAppellation++; continue; }
   const g = grapeFor(r.grape);
   if (!g) continue;
