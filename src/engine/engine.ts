@@ -109,6 +109,7 @@ export function resolverInputs(kb: KnowledgeBase) {
     designations: kb.designations.filter((d) => d.kind === 'designation').map((d) => ({ term: d.term, kind: d.kind })),
     aliasLanguages,
     aliasKinds,
+    askedFor: kb.entities.filter((e) => (kb.demandPrior.entities[e.key] ?? 0) > 0).map((e) => e.idx),
   };
   return { names, shared, tieBreak, options };
 }

@@ -118,6 +118,8 @@ export interface ResolverOptions {
   designations?: DesignationWord[];
   /** the language of each alias (by name index; canonical names have none): inflected forms are read through it */
   aliasLanguages?: (string | null)[];
+  /** entities that public demand data names (the demand prior's entity entries): the partial tiers' prominence bonus */
+  askedFor?: number[];
   /** the kind of each alias (by name index): an `other_language` or `abbreviation` form is not matched as an abbreviation's expansion */
   aliasKinds?: (string | null)[];
 }
@@ -214,6 +216,10 @@ class Hits {
 }
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
+/** Partial-tier bonus of an entity that public demand data asks for by name. */
+const DEMAND_BONUS = 2;
+/** An all-capitals query word ("APA") is read as an abbreviation first: a plain prefix match ranks this much lower. */
+const CAPS_PREFIX_PENALTY = 8;
 const PARTIAL_ALIAS_PENALTY = 3;
 const PARTIAL = new Set<MatchedOn>(['canonical_prefix', 'alias_prefix', 'canonical_typo', 'alias_typo']);
 
@@ -344,6 +350,7 @@ export class Resolver {
   private readonly isIndexWord = (t: string) => this.wordIds.has(t);
   private readonly sharedTerms = new Map<string, number[]>(); // folded term → entities
   private readonly prominence: Float64Array; // entity → bonus for partial matches
+  private readonly asked: Uint8Array; // entity → 1 when public demand data names it (it has DEMAND_BONUS in the partial tiers)
   private readonly strongStamp: Int32Array; // entity → offerPartials call that found it strong (scratch)
   private strongEpoch = 0;
   private readonly tieBreak: (a: number, b: number) => number;
@@ -434,6 +441,13 @@ export class Resolver {
     for (const [e, n] of aliases) {
       const bonus = Math.min(2, Math.max(0, Math.log2(1 + n) - 2));
       if (bonus > 0) this.prominence[e] = bonus;
+    }
+    // entities that public demand data asks for by name (data/demand-prior.json) get +2 more in the
+    // partial tiers: "zin" is Zinfandel's start before it is Zinthiana's
+    this.asked = new Uint8Array(entities);
+    for (const e of options.askedFor ?? []) if (e < entities) {
+      this.prominence[e]! += DEMAND_BONUS;
+      this.asked[e] = 1;
     }
     this.postings = posts.build(wordText.length);
     this.initials = initials.build(this.initialIds.size);
@@ -613,13 +627,16 @@ export class Resolver {
     }
     ranked.sort(order);
     const top = ranked[0]!;
-    const gap = ranked.length > 1 ? top.score - ranked[1]!.score : Infinity;
+    // the demand bonus orders partial matches but never makes one confident: the gap is taken without it
+    const bonusOf = (c: Candidate) => (PARTIAL.has(c.matchedOn) && this.asked[c.entity] ? DEMAND_BONUS : 0);
+    const gap = ranked.length > 1 ? top.score - bonusOf(top) - (ranked[1]!.score - bonusOf(ranked[1]!)) : Infinity;
     const close = gap < AMBIGUITY_MARGIN || (PARTIAL.has(top.matchedOn) && gap < PARTIAL_AMBIGUITY_MARGIN);
     const shared = whole.shared && (!accept || ranked.length > 1);
     // a one-word query that reaches an entity only as a misspelling of one of its aliases is a guess: the
     // word is more likely a word of another kind or language ("negroni" is not the grape synonym
     // "Negron", "Patagonia" not the Norwegian "Catalonia")
-    const synonymTypo = whole.tokens.length === 1 && top.matchedOn === 'alias_typo';
+    // so is a misspelling of a short name (one edit in five letters: "añejo" is not the place Añelo)
+    const synonymTypo = whole.tokens.length === 1 && (top.matchedOn === 'alias_typo' || (top.matchedOn === 'canonical_typo' && whole.tokens[0]!.length <= SHORT_TYPO));
     const state = shared || close || fallback || synonymTypo || whole.weakPartial.has(top.entity) ? 'ambiguous' : 'resolved';
     return { state, candidates: ranked.slice(0, limit), suggestions: [], coverage: null, terms };
   }
@@ -692,7 +709,12 @@ export class Resolver {
       // (a word that an inflection reading makes known is kept: "XO-Konjakit" → "konjakit" → Konjak)
       (t) => QUALIFIERS.has(t) || (!this.isIndexWord(t) && !STOP_WORDS.has(t) && this.inflections.readings([t]).length === 0),
     ];
+    // the last word is the head of the phrase: an unknown head means another thing ("orange juice" is
+    // juice), so words no name holds are dropped only before a known last word ("mörk rom")
+    const headWord = tokens[tokens.length - 1]!;
+    const headKnown = this.isIndexWord(headWord) || QUALIFIERS.has(headWord) || this.inflections.readings([headWord]).length > 0;
     for (const drop of drops) {
+      if (drop === drops[2] && !headKnown) continue;
       const kept = tokens.filter((t) => !drop(t) && !/^\d+$/.test(t));
       if (kept.length === 0 || kept.length === tokens.length) continue;
       const last = drop === drops[2];
@@ -806,7 +828,8 @@ export class Resolver {
       }
       acc = hits;
     }
-    this.offerPartials(tokens, acc, best, weakOut);
+    const capsQuery = tokens.length === 1 && !exactOnly && abbreviationSplit(cased[0] ?? '') === 'free';
+    this.offerPartials(tokens, acc, best, weakOut, capsQuery);
   }
 
   /** Whole-word, prefix and typo hits of query word `t` through the index (posting lists, sorted words, deletion hashes). */
@@ -907,7 +930,7 @@ export class Resolver {
   }
 
   /** Scores every name that all query words reached (tiers 5 and 6) and marks the weak ones. */
-  private offerPartials(tokens: string[], acc: Hits | null, best: Map<number, Candidate>, weakOut: Set<number>) {
+  private offerPartials(tokens: string[], acc: Hits | null, best: Map<number, Candidate>, weakOut: Set<number>, capsQuery = false) {
     if (!acc) return;
     // entities with a strong form are not weak, whatever their other forms
     if (++this.strongEpoch === 0x3fffffff) {
@@ -945,7 +968,7 @@ export class Resolver {
       if (isWeak) weak.add(n.entity);
       else this.strongStamp[n.entity] = strong;
       const coverage = Math.min(1, acc.credit[i]! / form.weight);
-      const adjust = this.prominence[n.entity]! - (n.field === 'alias' ? PARTIAL_ALIAS_PENALTY : 0);
+      const adjust = this.prominence[n.entity]! - (n.field === 'alias' ? PARTIAL_ALIAS_PENALTY : 0) - (capsQuery && !abbr && prefix ? CAPS_PREFIX_PENALTY : 0);
       if (cost === 0) {
         offer(best, n.entity, Math.min(85, 60 + 25 * coverage + adjust), n.field === 'canonical' ? 'canonical_prefix' : 'alias_prefix', n.value);
       } else {
@@ -1107,6 +1130,8 @@ function hasUnindexedPlural(tokens: string[], isIndexWord: (folded: string) => b
 
 /** Scores from here up are whole-name matches (exact, folded, word order free); below, partial and typo matches. */
 const EXACT_FLOOR = 86;
+/** A one-word query this short reaching a name only by a typo is at most ambiguous. */
+const SHORT_TYPO = 5;
 /** A partial match scoring this much covers (nearly) every word of its name. */
 const WHOLE_COVER = 80;
 /** Shortest part of a compound kept as its head; the part before it must have at least MIN_MODIFIER letters. */
