@@ -254,7 +254,7 @@ export interface paths {
                                     /** @description Permanent key; entity_id = UUIDv5 of it. */
                                     entity_key: string;
                                     entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
-                                    /** @description Every fact carries its provenance. */
+                                    /** @description Every fact carries its provenance. An appellation whose product specification was read has `grapes` with value `[{entity_id, canonical_name, entity_type, domain, role, min_share, max_share, scope, source_key, locator}]`: role is required (the wine must contain it, or be made of it alone), principal (named as the main variety), permitted or accessory; shares are percentages as the text states them, else null; scope is the wine type the entry holds for, else null. A set read only through a dataset's extraction of the single document (its source carries retrieved_via kind dataset) is never required and gives no shares. Where no rules were read, a `grapes` fact (if any) is the list of varieties its source names. */
                                     facts: {
                                         [key: string]: {
                                             provenance: {
@@ -288,6 +288,17 @@ export interface paths {
                                             /** Format: uuid */
                                             entity_id: string;
                                             entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
+                                        }[];
+                                        /** @description For a grape: the appellations whose rules name it (data/appellation-grapes/), with the role they give it — required, principal, permitted or accessory — strongest first. Empty for other entities. */
+                                        appellations: {
+                                            canonical_name: string;
+                                            domain: "wine" | "spirits" | "beer";
+                                            /** Format: uuid */
+                                            entity_id: string;
+                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
+                                            role: "required" | "principal" | "permitted" | "accessory";
+                                            /** @description The wine type the role holds for, where the rules give separate lists; else null. */
+                                            scope: string | null;
                                         }[];
                                         children: {
                                             canonical_name: string;
@@ -383,7 +394,7 @@ export interface paths {
                                     /** @description Permanent key; entity_id = UUIDv5 of it. */
                                     entity_key: string;
                                     entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
-                                    /** @description Every fact carries its provenance. */
+                                    /** @description Every fact carries its provenance. An appellation whose product specification was read has `grapes` with value `[{entity_id, canonical_name, entity_type, domain, role, min_share, max_share, scope, source_key, locator}]`: role is required (the wine must contain it, or be made of it alone), principal (named as the main variety), permitted or accessory; shares are percentages as the text states them, else null; scope is the wine type the entry holds for, else null. A set read only through a dataset's extraction of the single document (its source carries retrieved_via kind dataset) is never required and gives no shares. Where no rules were read, a `grapes` fact (if any) is the list of varieties its source names. */
                                     facts: {
                                         [key: string]: {
                                             provenance: {
@@ -417,6 +428,17 @@ export interface paths {
                                             /** Format: uuid */
                                             entity_id: string;
                                             entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
+                                        }[];
+                                        /** @description For a grape: the appellations whose rules name it (data/appellation-grapes/), with the role they give it — required, principal, permitted or accessory — strongest first. Empty for other entities. */
+                                        appellations: {
+                                            canonical_name: string;
+                                            domain: "wine" | "spirits" | "beer";
+                                            /** Format: uuid */
+                                            entity_id: string;
+                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
+                                            role: "required" | "principal" | "permitted" | "accessory";
+                                            /** @description The wine type the role holds for, where the rules give separate lists; else null. */
+                                            scope: string | null;
                                         }[];
                                         children: {
                                             canonical_name: string;
@@ -867,7 +889,7 @@ export interface paths {
                                     /** @description Permanent key; entity_id = UUIDv5 of it. */
                                     entity_key: string;
                                     entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
-                                    /** @description Every fact carries its provenance. */
+                                    /** @description Every fact carries its provenance. An appellation whose product specification was read has `grapes` with value `[{entity_id, canonical_name, entity_type, domain, role, min_share, max_share, scope, source_key, locator}]`: role is required (the wine must contain it, or be made of it alone), principal (named as the main variety), permitted or accessory; shares are percentages as the text states them, else null; scope is the wine type the entry holds for, else null. A set read only through a dataset's extraction of the single document (its source carries retrieved_via kind dataset) is never required and gives no shares. Where no rules were read, a `grapes` fact (if any) is the list of varieties its source names. */
                                     facts: {
                                         [key: string]: {
                                             provenance: {
@@ -901,6 +923,17 @@ export interface paths {
                                             /** Format: uuid */
                                             entity_id: string;
                                             entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
+                                        }[];
+                                        /** @description For a grape: the appellations whose rules name it (data/appellation-grapes/), with the role they give it — required, principal, permitted or accessory — strongest first. Empty for other entities. */
+                                        appellations: {
+                                            canonical_name: string;
+                                            domain: "wine" | "spirits" | "beer";
+                                            /** Format: uuid */
+                                            entity_id: string;
+                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
+                                            role: "required" | "principal" | "permitted" | "accessory";
+                                            /** @description The wine type the role holds for, where the rules give separate lists; else null. */
+                                            scope: string | null;
                                         }[];
                                         children: {
                                             canonical_name: string;
@@ -996,7 +1029,7 @@ export interface paths {
                                     /** @description Permanent key; entity_id = UUIDv5 of it. */
                                     entity_key: string;
                                     entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
-                                    /** @description Every fact carries its provenance. */
+                                    /** @description Every fact carries its provenance. An appellation whose product specification was read has `grapes` with value `[{entity_id, canonical_name, entity_type, domain, role, min_share, max_share, scope, source_key, locator}]`: role is required (the wine must contain it, or be made of it alone), principal (named as the main variety), permitted or accessory; shares are percentages as the text states them, else null; scope is the wine type the entry holds for, else null. A set read only through a dataset's extraction of the single document (its source carries retrieved_via kind dataset) is never required and gives no shares. Where no rules were read, a `grapes` fact (if any) is the list of varieties its source names. */
                                     facts: {
                                         [key: string]: {
                                             provenance: {
@@ -1030,6 +1063,17 @@ export interface paths {
                                             /** Format: uuid */
                                             entity_id: string;
                                             entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
+                                        }[];
+                                        /** @description For a grape: the appellations whose rules name it (data/appellation-grapes/), with the role they give it — required, principal, permitted or accessory — strongest first. Empty for other entities. */
+                                        appellations: {
+                                            canonical_name: string;
+                                            domain: "wine" | "spirits" | "beer";
+                                            /** Format: uuid */
+                                            entity_id: string;
+                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
+                                            role: "required" | "principal" | "permitted" | "accessory";
+                                            /** @description The wine type the role holds for, where the rules give separate lists; else null. */
+                                            scope: string | null;
                                         }[];
                                         children: {
                                             canonical_name: string;
@@ -1681,7 +1725,7 @@ export interface paths {
                                 /** @description Permanent key; entity_id = UUIDv5 of it. */
                                 entity_key: string;
                                 entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
-                                /** @description Every fact carries its provenance. */
+                                /** @description Every fact carries its provenance. An appellation whose product specification was read has `grapes` with value `[{entity_id, canonical_name, entity_type, domain, role, min_share, max_share, scope, source_key, locator}]`: role is required (the wine must contain it, or be made of it alone), principal (named as the main variety), permitted or accessory; shares are percentages as the text states them, else null; scope is the wine type the entry holds for, else null. A set read only through a dataset's extraction of the single document (its source carries retrieved_via kind dataset) is never required and gives no shares. Where no rules were read, a `grapes` fact (if any) is the list of varieties its source names. */
                                 facts: {
                                     [key: string]: {
                                         provenance: {
@@ -1715,6 +1759,17 @@ export interface paths {
                                         /** Format: uuid */
                                         entity_id: string;
                                         entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
+                                    }[];
+                                    /** @description For a grape: the appellations whose rules name it (data/appellation-grapes/), with the role they give it — required, principal, permitted or accessory — strongest first. Empty for other entities. */
+                                    appellations: {
+                                        canonical_name: string;
+                                        domain: "wine" | "spirits" | "beer";
+                                        /** Format: uuid */
+                                        entity_id: string;
+                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
+                                        role: "required" | "principal" | "permitted" | "accessory";
+                                        /** @description The wine type the role holds for, where the rules give separate lists; else null. */
+                                        scope: string | null;
                                     }[];
                                     children: {
                                         canonical_name: string;
@@ -2096,7 +2151,7 @@ export interface paths {
                                 /** @description Permanent key; entity_id = UUIDv5 of it. */
                                 entity_key: string;
                                 entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
-                                /** @description Every fact carries its provenance. */
+                                /** @description Every fact carries its provenance. An appellation whose product specification was read has `grapes` with value `[{entity_id, canonical_name, entity_type, domain, role, min_share, max_share, scope, source_key, locator}]`: role is required (the wine must contain it, or be made of it alone), principal (named as the main variety), permitted or accessory; shares are percentages as the text states them, else null; scope is the wine type the entry holds for, else null. A set read only through a dataset's extraction of the single document (its source carries retrieved_via kind dataset) is never required and gives no shares. Where no rules were read, a `grapes` fact (if any) is the list of varieties its source names. */
                                 facts: {
                                     [key: string]: {
                                         provenance: {
@@ -2130,6 +2185,17 @@ export interface paths {
                                         /** Format: uuid */
                                         entity_id: string;
                                         entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
+                                    }[];
+                                    /** @description For a grape: the appellations whose rules name it (data/appellation-grapes/), with the role they give it — required, principal, permitted or accessory — strongest first. Empty for other entities. */
+                                    appellations: {
+                                        canonical_name: string;
+                                        domain: "wine" | "spirits" | "beer";
+                                        /** Format: uuid */
+                                        entity_id: string;
+                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
+                                        role: "required" | "principal" | "permitted" | "accessory";
+                                        /** @description The wine type the role holds for, where the rules give separate lists; else null. */
+                                        scope: string | null;
                                     }[];
                                     children: {
                                         canonical_name: string;
@@ -3481,7 +3547,7 @@ export interface paths {
                                 /** @description Permanent key; entity_id = UUIDv5 of it. */
                                 entity_key: string;
                                 entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
-                                /** @description Every fact carries its provenance. */
+                                /** @description Every fact carries its provenance. An appellation whose product specification was read has `grapes` with value `[{entity_id, canonical_name, entity_type, domain, role, min_share, max_share, scope, source_key, locator}]`: role is required (the wine must contain it, or be made of it alone), principal (named as the main variety), permitted or accessory; shares are percentages as the text states them, else null; scope is the wine type the entry holds for, else null. A set read only through a dataset's extraction of the single document (its source carries retrieved_via kind dataset) is never required and gives no shares. Where no rules were read, a `grapes` fact (if any) is the list of varieties its source names. */
                                 facts: {
                                     [key: string]: {
                                         provenance: {
@@ -3515,6 +3581,17 @@ export interface paths {
                                         /** Format: uuid */
                                         entity_id: string;
                                         entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
+                                    }[];
+                                    /** @description For a grape: the appellations whose rules name it (data/appellation-grapes/), with the role they give it — required, principal, permitted or accessory — strongest first. Empty for other entities. */
+                                    appellations: {
+                                        canonical_name: string;
+                                        domain: "wine" | "spirits" | "beer";
+                                        /** Format: uuid */
+                                        entity_id: string;
+                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
+                                        role: "required" | "principal" | "permitted" | "accessory";
+                                        /** @description The wine type the role holds for, where the rules give separate lists; else null. */
+                                        scope: string | null;
                                     }[];
                                     children: {
                                         canonical_name: string;
@@ -3925,7 +4002,7 @@ export interface paths {
                                 /** @description Permanent key; entity_id = UUIDv5 of it. */
                                 entity_key: string;
                                 entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
-                                /** @description Every fact carries its provenance. */
+                                /** @description Every fact carries its provenance. An appellation whose product specification was read has `grapes` with value `[{entity_id, canonical_name, entity_type, domain, role, min_share, max_share, scope, source_key, locator}]`: role is required (the wine must contain it, or be made of it alone), principal (named as the main variety), permitted or accessory; shares are percentages as the text states them, else null; scope is the wine type the entry holds for, else null. A set read only through a dataset's extraction of the single document (its source carries retrieved_via kind dataset) is never required and gives no shares. Where no rules were read, a `grapes` fact (if any) is the list of varieties its source names. */
                                 facts: {
                                     [key: string]: {
                                         provenance: {
@@ -3959,6 +4036,17 @@ export interface paths {
                                         /** Format: uuid */
                                         entity_id: string;
                                         entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
+                                    }[];
+                                    /** @description For a grape: the appellations whose rules name it (data/appellation-grapes/), with the role they give it — required, principal, permitted or accessory — strongest first. Empty for other entities. */
+                                    appellations: {
+                                        canonical_name: string;
+                                        domain: "wine" | "spirits" | "beer";
+                                        /** Format: uuid */
+                                        entity_id: string;
+                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
+                                        role: "required" | "principal" | "permitted" | "accessory";
+                                        /** @description The wine type the role holds for, where the rules give separate lists; else null. */
+                                        scope: string | null;
                                     }[];
                                     children: {
                                         canonical_name: string;
