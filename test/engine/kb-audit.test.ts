@@ -100,7 +100,7 @@ describe('kb validate: audit checks', () => {
     const got = problemsAfter('grapes/vivc.json', (recs) => {
       find(recs, (r) => r.facts?.vivc_id?.value === '2455').facts.vivc_id.source = 'wikipedia-grape-cinsaut';
     });
-    has(got, /a VIVC number cites the vivc source/);
+    has(got, /a VIVC number cites VIVC/);
   });
 
   test('AVA aliases: a generic word, or a name its CFR section does not give, is reported', { skip: !haveAvas && 'no AVA table beside the repo' }, () => {
