@@ -20,7 +20,7 @@ export function codePointLength(s: string): number {
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
-const TERMS: Record<EngineOp, string[]> = { 'resolve-entity': ['q'], explain: ['q'], pair: ['q'], compare: ['left', 'right'], entity: ['id'], entities: [] };
+const TERMS: Record<EngineOp, string[]> = { 'resolve-entity': ['q'], explain: ['q'], pair: ['q'], compare: ['left', 'right'], parse: ['q'], entity: ['id'], entities: [] };
 
 /** The keyed API's parameter rules, so the engine is safe to call directly too. */
 export function engineParamProblem(op: EngineOp, q: Record<string, unknown>): { message: string; parameter: string } | null {
@@ -30,7 +30,8 @@ export function engineParamProblem(op: EngineOp, q: Record<string, unknown>): { 
   for (const t of TERMS[op]) {
     const v = q[t];
     if (typeof v !== 'string' || !v.trim()) return { message: `Missing required parameter "${t}".`, parameter: t };
-    if (codePointLength(v) > 200) return { message: `Parameter "${t}" is too long: at most 200 characters.`, parameter: t };
+    const max = op === 'parse' ? 300 : 200;
+    if (codePointLength(v) > max) return { message: `Parameter "${t}" is too long: at most ${max} characters.`, parameter: t };
   }
   if (op === 'entities') {
     for (const k of ['type', 'domain', 'country', 'parent', 'cursor']) {

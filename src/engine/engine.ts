@@ -2,8 +2,9 @@
 // compare with v1 bodies, or a typed "not resolved" error. No HTTP, no database.
 import { createHash } from 'node:crypto';
 import type { Entity, KnowledgeBase } from './kb/load.ts';
-import { Resolver, type Candidate, type EntityKind, type Resolution } from './resolver.ts';
+import { Resolver, RESOLVE_THRESHOLD, type Candidate, type EntityKind, type Resolution } from './resolver.ts';
 import { entityClass } from './kb/entity-class.ts';
+import { LineParser, MENTION_PENALTY, type LineMention } from './parse.ts';
 import { ENTITY_KEY_PREFIX, ENTITY_TYPES, type Fact, type GuidanceItemRecord, type SensoryRecord } from './kb/schema.ts';
 
 export interface EngineError {
@@ -15,6 +16,7 @@ export type EngineResult = { status: 200; body: Record<string, unknown> } | { st
 export interface ResolveParams { q: string; limit?: number; type?: string; domain?: string }
 export interface TermParams { q: string }
 export interface CompareParams { left: string; right: string }
+export interface ParseParams { text: string }
 export interface EntityParams { id: string }
 export interface ListParams { type?: string; domain?: string; country?: string; parent?: string; limit?: number; cursor?: string }
 
@@ -116,12 +118,14 @@ export function resolverInputs(kb: KnowledgeBase) {
 
 export class Engine {
   readonly resolver: Resolver;
+  readonly parser: LineParser;
   readonly buildMs: number;
 
   constructor(readonly kb: KnowledgeBase) {
     const t0 = performance.now();
     const r = resolverInputs(kb);
     this.resolver = new Resolver(r.names, r.shared, r.tieBreak, r.options);
+    this.parser = new LineParser(kb, this.resolver);
     this.buildMs = performance.now() - t0;
     for (const e of kb.entities) if (e.pairing) this.domainsWithPairings.add(e.domain);
     this.listOrder = [...kb.entities].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
@@ -145,7 +149,57 @@ export class Engine {
     if (direct && (!accept || accept(direct.idx))) {
       return { state: 'resolved', candidates: [{ entity: direct.idx, score: 100, matchedOn: 'entity_id', value: q }], suggestions: [], coverage: null, terms: [] };
     }
-    return this.resolver.resolve(q, limit, accept);
+    const r = this.resolver.resolve(q, limit, accept);
+    if (r.state !== 'unresolved' || r.coverage === 'out_of_scope' || !/\S\s+\S/.test(q.trim())) return r;
+    // a whole line ("Cloudy Bay Sauvignon Blanc Marlborough 2022") that names nothing as a whole: the
+    // entities the line mentions, primary first, each scoring MENTION_PENALTY below its name alone
+    const line = this.parser.parse(q);
+    if (!line.primary) return r;
+    const seen = new Set<number>();
+    const candidates: Candidate[] = [];
+    for (const m of [line.primary, ...line.mentions]) {
+      const e = m.candidate.entity;
+      if (seen.has(e) || (accept && !accept(e))) continue;
+      seen.add(e);
+      candidates.push({ entity: e, score: Math.max(RESOLVE_THRESHOLD, m.candidate.score - MENTION_PENALTY), matchedOn: 'mention', value: m.text });
+    }
+    if (!candidates.length) return r;
+    return { state: line.state === 'resolved' && candidates[0]!.entity === line.primary.candidate.entity ? 'resolved' : 'ambiguous', candidates: candidates.slice(0, limit), suggestions: [], coverage: null, terms: [] };
+  }
+
+  /** GET /v1/parse: a product line read into its entities, terms, vintage and the words nothing explains. */
+  parse(p: ParseParams): EngineResult {
+    const line = this.parser.parse(p.text);
+    const matchOfMention = (m: LineMention) => {
+      const e = this.kb.entities[m.candidate.entity]!;
+      return { ...entityRef(e), match_score: m.candidate.score, matched_on: m.candidate.matchedOn, match_value: m.candidate.value };
+    };
+    // only for a line read for sure: an ambiguous primary's grapes would be a guess
+    const implied = (line.state === 'resolved' ? this.parser.implied(line.primary) : []).map((g) => {
+      const s = this.kb.sources.get(g.source)!;
+      return {
+        ...entityRef(g.grape),
+        basis: 'appellation_rules',
+        role: g.role,
+        scope: g.scope,
+        provenance: { source_key: s.key, source_title: s.title, source_publisher: s.publisher, source_url: s.url, locator: g.locator, ...(s.retrieved_via ? { retrieved_via: s.retrieved_via } : {}) },
+      };
+    });
+    return {
+      status: 200,
+      body: {
+        ok: true,
+        text: p.text,
+        state: line.state,
+        primary: line.primary ? matchOfMention(line.primary) : null,
+        mentions: line.mentions.map((m) => ({ start: m.start, end: m.end, text: m.text, role: m.role, match: matchOfMention(m) })),
+        terms: line.terms.map((t) => ({ start: t.start, end: t.end, text: t.text, kind: t.kind, value: t.value, source_key: t.source })),
+        vintage: line.vintage,
+        unexplained: line.unexplained,
+        implied,
+        ambiguity_reasons: line.reasons,
+      },
+    };
   }
 
   /** A filter over entities from `type` (comma list) and `domain`, or an error naming the parameter. */

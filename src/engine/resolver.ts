@@ -76,7 +76,8 @@ export type MatchedOn =
   | 'canonical_prefix' | 'alias_prefix'
   | 'canonical_typo' | 'alias_typo'
   | 'shared_term'
-  | 'entity_id';
+  | 'entity_id'
+  | 'mention';
 
 export interface ResolvableName {
   entity: number;
@@ -224,6 +225,7 @@ const PARTIAL_ALIAS_PENALTY = 3;
 const PARTIAL = new Set<MatchedOn>(['canonical_prefix', 'alias_prefix', 'canonical_typo', 'alias_typo']);
 
 const EMPTY: readonly number[] = [];
+const NO_WEAK = new Set<number>();
 /** A word with at least one Latin letter (ASCII included): the words the typo index holds. */
 const LATIN_WORD = /[a-z\u00c0-\u024f]/;
 const DEL_FILTER_BITS = 20;
@@ -363,6 +365,8 @@ export class Resolver {
   private readonly kindOf: (entity: number) => EntityKind;
   private readonly outOfScopeWords = new Set<string>(); // one-word out-of-scope terms, folded
   private readonly outOfScopePhrases: string[] = []; // several-word terms, folded, padded with spaces
+  private readonly outOfScopeFirst = new Set<string>(); // first words of those terms (most queries hold none)
+  private readonly wholeScratch = new Map<number, Candidate>(); // wholeNames' candidates (resolution is synchronous)
   private readonly placeNames = new Set<string>(); // folded country names
   private readonly designations: DesignationWords;
   private readonly inflections: Inflections;
@@ -380,7 +384,10 @@ export class Resolver {
     for (const p of options.placeNames ?? []) for (const f of indexVariants(p)) this.placeNames.add(f);
     for (const t of options.outOfScope ?? []) {
       for (const f of indexVariants(t)) {
-        if (f.includes(' ')) this.outOfScopePhrases.push(` ${f} `);
+        if (f.includes(' ')) {
+          this.outOfScopePhrases.push(` ${f} `);
+          this.outOfScopeFirst.add(f.split(' ')[0]!);
+        }
         else this.outOfScopeWords.add(f);
       }
     }
@@ -553,8 +560,28 @@ export class Resolver {
     return -1;
   }
 
+  /** Whether a folded word is a word of some indexed name. */
+  isNameWord(folded: string): boolean {
+    return this.wordIds.has(folded);
+  }
+
   get nameCount() {
     return this.names.length;
+  }
+
+  /**
+   * The names equal to q (tiers 1–4: exact, folded, declared shared term, any word order), best first,
+   * and whether q is a declared shared term or out of scope; no partial or typo matches. Used by the
+   * line parser, which tries many spans of a line and needs whole names only.
+   */
+  wholeNames(q: string, limit = 5): { candidates: Candidate[]; shared: boolean; outOfScope: boolean } {
+    const best = this.wholeScratch;
+    best.clear();
+    const r = this.collect(q, best, true);
+    if (best.size === 0) return { candidates: [], shared: r.shared, outOfScope: r.outOfScope };
+    this.placesBeatSynonyms(best);
+    const candidates = [...best.values()].filter((c) => c.score >= EXACT_FLOOR).sort(this.order).slice(0, limit);
+    return { candidates, shared: r.shared, outOfScope: r.outOfScope };
   }
 
   /**
@@ -562,7 +589,7 @@ export class Resolver {
    * domain filters of resolve-entity): the others are dropped before the state is decided, so a term
    * shared with an entity of another type can still be `resolved` within the filter.
    */
-  resolve(q: string, limit: number, accept?: (entity: number) => boolean): Resolution {
+  resolve(q: string, limit: number, accept?: (entity: number) => boolean, lastResort = true): Resolution {
     let best = new Map<number, Candidate>();
     let whole = this.collect(q, best);
     // designation words around a name ("DO Ribera del Duero", "Rioja DOCa") are reported, not matched,
@@ -607,7 +634,7 @@ export class Resolver {
     for (const e of whole.weakPartial) if (!PARTIAL.has(best.get(e)!.matchedOn)) whole.weakPartial.delete(e);
     let fallback = false;
     // the fallback also runs when every candidate that reaches 55 is only a weak partial match
-    if (!whole.empty && !whole.outOfScope && !place && !hasStrong(best, whole.weakPartial)) fallback = this.fallback(whole.tokens, best);
+    if (lastResort && !whole.empty && !whole.outOfScope && !place && !hasStrong(best, whole.weakPartial)) fallback = this.fallback(whole.tokens, best);
 
     const ranked: Candidate[] = [];
     const below: Candidate[] = [];
@@ -649,7 +676,8 @@ export class Resolver {
    */
   private collect(q: string, best: Map<number, Candidate>, wholeNamesOnly = false) {
     const { exact, folded, foldedAlt, tokens, cased } = queryForms(q);
-    const out = { empty: true, shared: false, outOfScope: false, place: false, weakPartial: new Set<number>(), tokens };
+    // (whole names only: nothing is ever added to weakPartial, so one shared empty set serves)
+    const out = { empty: true, shared: false, outOfScope: false, place: false, weakPartial: wholeNamesOnly ? NO_WEAK : new Set<number>(), tokens };
     if (!folded) return out;
     out.empty = false;
     out.place = this.placeNames.has(folded);
@@ -678,7 +706,7 @@ export class Resolver {
     }
     // a term for a drink outside the four domains ("cider", "junmai sake") gets no partial matches
     for (const t of tokens) if (this.outOfScopeWords.has(t)) out.outOfScope = true;
-    if (!out.outOfScope && this.outOfScopePhrases.length && tokens.length > 1) {
+    if (!out.outOfScope && this.outOfScopePhrases.length && tokens.length > 1 && tokens.some((t) => this.outOfScopeFirst.has(t))) {
       const padded = ` ${folded} `;
       for (const p of this.outOfScopePhrases) if (padded.includes(p)) out.outOfScope = true;
     }

@@ -13,7 +13,7 @@ function undici(): typeof import('undici') {
 import { LRUCache } from 'lru-cache';
 import type { Engine, EngineResult } from '../engine/engine.ts';
 
-export const ENGINE_OPS = ['resolve-entity', 'explain', 'pair', 'compare', 'entity', 'entities'] as const;
+export const ENGINE_OPS = ['resolve-entity', 'explain', 'pair', 'compare', 'parse', 'entity', 'entities'] as const;
 export type EngineOp = (typeof ENGINE_OPS)[number];
 export type EngineParams = Record<string, string | number | undefined>;
 
@@ -119,7 +119,8 @@ export class EngineRunner {
       if (hit.q === p.q && hit.left === p.left && hit.right === p.right) return hit.result;
       // another variant of the same terms: a 200 gets the caller's terms echoed; an error message
       // quotes the term, so it is computed afresh (a miss is not kept for variants)
-      if (hit.result.status === 200) return withTerms(op, hit.result, p);
+      // (not for parse: its offsets belong to the exact text, white space included)
+      if (hit.result.status === 200 && op !== 'parse') return withTerms(op, hit.result, p);
       return runEngineOp(this.engine, op, p);
     }
     const r = runEngineOp(this.engine, op, p);
@@ -159,6 +160,8 @@ export function runEngineOp(engine: Engine, op: EngineOp, p: EngineParams): Engi
       return engine.pair({ q: String(p.q) });
     case 'compare':
       return engine.compare({ left: String(p.left), right: String(p.right) });
+    case 'parse':
+      return engine.parse({ text: String(p.q) });
   }
 }
 

@@ -95,7 +95,7 @@ export const EntityRef = Type.Object({
 
 export const MATCHED_ON = [
   'canonical', 'alias', 'canonical_folded', 'alias_folded', 'canonical_word_order', 'alias_word_order',
-  'canonical_prefix', 'alias_prefix', 'canonical_typo', 'alias_typo', 'shared_term',
+  'canonical_prefix', 'alias_prefix', 'canonical_typo', 'alias_typo', 'shared_term', 'mention',
 ] as const;
 
 export const ResolutionHead = {

@@ -27,6 +27,7 @@ export type ResolveResult = Ok<'/v1/resolve-entity'>;
 export type ExplainResult = Ok<'/v1/explain'>;
 export type PairResult = Ok<'/v1/pair'>;
 export type CompareResult = Ok<'/v1/compare'>;
+export type ParseResult = Ok<'/v1/parse'>;
 export type EntityResult = Ok<'/v1/entities/{entity_id}'>;
 export type EntitiesResult = Ok<'/v1/entities'>;
 export type UsageResult = Ok<'/v1/usage'>;
@@ -139,6 +140,8 @@ export function createClient(opts: ClientOptions) {
     pair: (q: string) => call<PairResult>('/v1/pair', { params: { query: { q } } }),
     /** two entities side by side */
     compare: (left: string, right: string) => call<CompareResult>('/v1/compare', { params: { query: { left, right } } }),
+    /** a product line (wine list, catalogue title, label) read into its primary entity, mentions, terms and vintage */
+    parse: (text: string) => call<ParseResult>('/v1/parse', { params: { query: { text } } }),
     /** one entity by entity_id or permanent key */
     entity: (entityId: string) => call<EntityResult>('/v1/entities/{entity_id}', { params: { path: { entity_id: entityId } } }),
     /** a page of entities; pass `next_cursor` back as `cursor` */

@@ -359,7 +359,7 @@ export interface paths {
                                     entity_id: string;
                                     match_score: number;
                                     match_value: string;
-                                    matched_on: "canonical" | "alias" | "canonical_folded" | "alias_folded" | "canonical_word_order" | "alias_word_order" | "canonical_prefix" | "alias_prefix" | "canonical_typo" | "alias_typo" | "shared_term";
+                                    matched_on: "canonical" | "alias" | "canonical_folded" | "alias_folded" | "canonical_word_order" | "alias_word_order" | "canonical_prefix" | "alias_prefix" | "canonical_typo" | "alias_typo" | "shared_term" | "mention";
                                     vivc_id: string | null;
                                     wikidata_id: string | null;
                                 };
@@ -499,7 +499,7 @@ export interface paths {
                                     entity_id: string;
                                     match_score: number;
                                     match_value: string;
-                                    matched_on: "canonical" | "alias" | "canonical_folded" | "alias_folded" | "canonical_word_order" | "alias_word_order" | "canonical_prefix" | "alias_prefix" | "canonical_typo" | "alias_typo" | "shared_term";
+                                    matched_on: "canonical" | "alias" | "canonical_folded" | "alias_folded" | "canonical_word_order" | "alias_word_order" | "canonical_prefix" | "alias_prefix" | "canonical_typo" | "alias_typo" | "shared_term" | "mention";
                                     vivc_id: string | null;
                                     wikidata_id: string | null;
                                 };
@@ -994,7 +994,7 @@ export interface paths {
                                     entity_id: string;
                                     match_score: number;
                                     match_value: string;
-                                    matched_on: "canonical" | "alias" | "canonical_folded" | "alias_folded" | "canonical_word_order" | "alias_word_order" | "canonical_prefix" | "alias_prefix" | "canonical_typo" | "alias_typo" | "shared_term";
+                                    matched_on: "canonical" | "alias" | "canonical_folded" | "alias_folded" | "canonical_word_order" | "alias_word_order" | "canonical_prefix" | "alias_prefix" | "canonical_typo" | "alias_typo" | "shared_term" | "mention";
                                     vivc_id: string | null;
                                     wikidata_id: string | null;
                                 };
@@ -1134,7 +1134,7 @@ export interface paths {
                                     entity_id: string;
                                     match_score: number;
                                     match_value: string;
-                                    matched_on: "canonical" | "alias" | "canonical_folded" | "alias_folded" | "canonical_word_order" | "alias_word_order" | "canonical_prefix" | "alias_prefix" | "canonical_typo" | "alias_typo" | "shared_term";
+                                    matched_on: "canonical" | "alias" | "canonical_folded" | "alias_folded" | "canonical_word_order" | "alias_word_order" | "canonical_prefix" | "alias_prefix" | "canonical_typo" | "alias_typo" | "shared_term" | "mention";
                                     vivc_id: string | null;
                                     wikidata_id: string | null;
                                 };
@@ -2106,7 +2106,7 @@ export interface paths {
                                 match_score: number;
                                 /** @description The exact name or alias that matched. */
                                 match_value: string;
-                                matched_on: "canonical" | "alias" | "canonical_folded" | "alias_folded" | "canonical_word_order" | "alias_word_order" | "canonical_prefix" | "alias_prefix" | "canonical_typo" | "alias_typo" | "shared_term";
+                                matched_on: "canonical" | "alias" | "canonical_folded" | "alias_folded" | "canonical_word_order" | "alias_word_order" | "canonical_prefix" | "alias_prefix" | "canonical_typo" | "alias_typo" | "shared_term" | "mention";
                                 vivc_id: string | null;
                                 wikidata_id: string | null;
                             }[];
@@ -2256,7 +2256,7 @@ export interface paths {
                                 entity_id: string;
                                 match_score: number;
                                 match_value: string;
-                                matched_on: "canonical" | "alias" | "canonical_folded" | "alias_folded" | "canonical_word_order" | "alias_word_order" | "canonical_prefix" | "alias_prefix" | "canonical_typo" | "alias_typo" | "shared_term";
+                                matched_on: "canonical" | "alias" | "canonical_folded" | "alias_folded" | "canonical_word_order" | "alias_word_order" | "canonical_prefix" | "alias_prefix" | "canonical_typo" | "alias_typo" | "shared_term" | "mention";
                                 vivc_id: string | null;
                                 wikidata_id: string | null;
                             };
@@ -2644,7 +2644,7 @@ export interface paths {
                                 entity_id: string;
                                 match_score: number;
                                 match_value: string;
-                                matched_on: "canonical" | "alias" | "canonical_folded" | "alias_folded" | "canonical_word_order" | "alias_word_order" | "canonical_prefix" | "alias_prefix" | "canonical_typo" | "alias_typo" | "shared_term";
+                                matched_on: "canonical" | "alias" | "canonical_folded" | "alias_folded" | "canonical_word_order" | "alias_word_order" | "canonical_prefix" | "alias_prefix" | "canonical_typo" | "alias_typo" | "shared_term" | "mention";
                                 vivc_id: string | null;
                                 wikidata_id: string | null;
                             };
@@ -2717,6 +2717,336 @@ export interface paths {
                             error: {
                                 /** @enum {string} */
                                 code: "ENTITY_NOT_RESOLVED";
+                                /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
+                                coverage?: "out_of_scope" | "unknown_term";
+                                /** @description Demo limit errors: the keyed path to call with a key. */
+                                keyed_endpoint?: string;
+                                /** @description What went wrong, naming the parameter or limit involved. */
+                                message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
+                                /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
+                                parameter?: string;
+                                /**
+                                 * Format: uri
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
+                                 */
+                                plans?: string;
+                                /** @description Same value as the X-Request-Id response header. */
+                                request_id: string;
+                                /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
+                                suggestions?: {
+                                    [key: string]: unknown;
+                                }[];
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {boolean} */
+                            ok: false;
+                        };
+                    };
+                };
+                /** @description DEMO_RATE_LIMITED: The demo per-IP limit (per minute or per hour) is reached; use a key for more. */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After"?: number;
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "DEMO_RATE_LIMITED";
+                                /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
+                                coverage?: "out_of_scope" | "unknown_term";
+                                /** @description Demo limit errors: the keyed path to call with a key. */
+                                keyed_endpoint?: string;
+                                /** @description What went wrong, naming the parameter or limit involved. */
+                                message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
+                                /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
+                                parameter?: string;
+                                /**
+                                 * Format: uri
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
+                                 */
+                                plans?: string;
+                                /** @description Same value as the X-Request-Id response header. */
+                                request_id: string;
+                                /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
+                                suggestions?: {
+                                    [key: string]: unknown;
+                                }[];
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {boolean} */
+                            ok: false;
+                        };
+                    };
+                };
+                /** @description INTERNAL_ERROR: An unexpected error; it is logged with the request id. */
+                500: {
+                    headers: {
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INTERNAL_ERROR";
+                                /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
+                                coverage?: "out_of_scope" | "unknown_term";
+                                /** @description Demo limit errors: the keyed path to call with a key. */
+                                keyed_endpoint?: string;
+                                /** @description What went wrong, naming the parameter or limit involved. */
+                                message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
+                                /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
+                                parameter?: string;
+                                /**
+                                 * Format: uri
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
+                                 */
+                                plans?: string;
+                                /** @description Same value as the X-Request-Id response header. */
+                                request_id: string;
+                                /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
+                                suggestions?: {
+                                    [key: string]: unknown;
+                                }[];
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {boolean} */
+                            ok: false;
+                        };
+                    };
+                };
+                /** @description DEMO_DISABLED: The keyless demo is switched off on this deployment; use a key. DEMO_DAILY_CAP_REACHED: The demo daily cap across all callers is reached; it renews at 00:00 UTC. ENGINE_UNAVAILABLE: The engine process cannot be reached; retry shortly. STORE_UNAVAILABLE: The key and usage store (or the limiter store) cannot be reached; nothing was counted. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After"?: number;
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "DEMO_DISABLED" | "DEMO_DAILY_CAP_REACHED" | "ENGINE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                                /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
+                                coverage?: "out_of_scope" | "unknown_term";
+                                /** @description Demo limit errors: the keyed path to call with a key. */
+                                keyed_endpoint?: string;
+                                /** @description What went wrong, naming the parameter or limit involved. */
+                                message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
+                                /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
+                                parameter?: string;
+                                /**
+                                 * Format: uri
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
+                                 */
+                                plans?: string;
+                                /** @description Same value as the X-Request-Id response header. */
+                                request_id: string;
+                                /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
+                                suggestions?: {
+                                    [key: string]: unknown;
+                                }[];
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {boolean} */
+                            ok: false;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/demo/parse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a product line: the entity it is about, the entities it mentions, its label terms and vintage (keyless demo)
+         * @description Keyless twin of `/v1/parse`: the same body plus the `demo` object. Limits: 8 per IP per minute, 20 per IP per hour (IPv6: per /64), 200 per hour per network (IPv4 /24, IPv6 /56) and 400 per IPv6 /48, a daily cap of 5000 across all callers of which one network (IPv4 /24, IPv6 /48) takes at most 10%, query length at most 80. Responses may come from a 300-second cache (`demo.cached`). 200 answers carry a weak ETag and `Cache-Control: public`; If-None-Match with it answers 304, which counts toward the demo limits like a 200.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description A product line: a wine-list line, a catalogue title or the text of a label. */
+                    text: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description * */
+                        "Access-Control-Allow-Origin"?: string;
+                        /** @description Keyed: "private, max-age=3600". Demo: "public, max-age=3600". */
+                        "Cache-Control"?: string;
+                        /** @description Keyed: a strong tag of the knowledge-base version and the canonical request, the same on every gateway process. Demo: a weak tag (the body carries per-caller counters). Send it back in If-None-Match to get 304. */
+                        ETag?: string;
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Why the line is ambiguous; empty otherwise. */
+                            ambiguity_reasons: string[];
+                            demo: {
+                                /** @description A sample command line for the keyed equivalent. */
+                                authenticated_equivalent: string;
+                                /** @description Whether the body came from the short-lived demo cache. */
+                                cached: boolean;
+                                /** @enum {boolean} */
+                                demo: true;
+                                /** Format: uri */
+                                docs: string;
+                                /** @description Path of the keyed equivalent. */
+                                endpoint: string;
+                                limits: {
+                                    max_query_length: number;
+                                    per_ip_per_hour: number;
+                                    per_ip_per_minute: number;
+                                    resolve_result_limit: number;
+                                };
+                                note: string;
+                                /** Format: uri */
+                                plans: string;
+                                /** @description Demo requests left in the current hour for the caller's IP. */
+                                remaining_this_hour: number;
+                            };
+                            /** @description Grapes the primary appellation's rules require or name as principal, with the rule's source. */
+                            implied: {
+                                /** @enum {string} */
+                                basis: "appellation_rules";
+                                canonical_name: string;
+                                domain: "wine" | "spirits" | "beer";
+                                /** Format: uuid */
+                                entity_id: string;
+                                entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
+                                provenance: {
+                                    locator: string;
+                                    retrieved_via?: {
+                                        kind: string;
+                                        note?: string;
+                                        url: string;
+                                    };
+                                    source_key: string;
+                                    source_publisher: string;
+                                    source_title: string;
+                                    source_url: string;
+                                };
+                                role: "required" | "principal";
+                                scope: string | null;
+                            }[];
+                            /** @description Every entity the line names, in the order of the line. */
+                            mentions: {
+                                end: number;
+                                match: {
+                                    canonical_name: string;
+                                    domain: "wine" | "spirits" | "beer";
+                                    /** Format: uuid */
+                                    entity_id: string;
+                                    entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
+                                    match_score: number;
+                                    /** @description The exact name or alias that matched. */
+                                    match_value: string;
+                                    matched_on: "canonical" | "alias" | "canonical_folded" | "alias_folded" | "canonical_word_order" | "alias_word_order" | "canonical_prefix" | "alias_prefix" | "canonical_typo" | "alias_typo" | "shared_term" | "mention";
+                                };
+                                role: "appellation" | "geography" | "grape" | "wine_style" | "spirit" | "beer_style";
+                                /** @description Offset where the span starts, in UTF-16 code units (JavaScript string indices): text.slice(start, end) is the span. */
+                                start: number;
+                                text: string;
+                            }[];
+                            /** @enum {boolean} */
+                            ok: true;
+                            /** @description The entity the line is about (see the rule above), or null. */
+                            primary: {
+                                canonical_name: string;
+                                domain: "wine" | "spirits" | "beer";
+                                /** Format: uuid */
+                                entity_id: string;
+                                entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
+                                match_score: number;
+                                /** @description The exact name or alias that matched. */
+                                match_value: string;
+                                matched_on: "canonical" | "alias" | "canonical_folded" | "alias_folded" | "canonical_word_order" | "alias_word_order" | "canonical_prefix" | "alias_prefix" | "canonical_typo" | "alias_typo" | "shared_term" | "mention";
+                            } | null;
+                            state: "resolved" | "ambiguous" | "unresolved";
+                            terms: {
+                                end: number;
+                                kind: "designation" | "traditional_term" | "sweetness" | "colour" | "age" | "volume" | "abv" | "vintage";
+                                /** @description The source of the term list (data/designations.json, data/label-terms.json, the wine style), or null. */
+                                source_key: string | null;
+                                /** @description Offset where the span starts, in UTF-16 code units (JavaScript string indices): text.slice(start, end) is the span. */
+                                start: number;
+                                text: string;
+                                /** @description The term as its source lists it, or the normalised number ("13.5%", "75 cl", "12 years", "2016", "NV"). */
+                                value: string;
+                            }[];
+                            /** @description The line as sent. */
+                            text: string;
+                            /** @description Runs of words no entity or term explains. */
+                            unexplained: {
+                                end: number;
+                                /** @description Offset where the span starts, in UTF-16 code units (JavaScript string indices): text.slice(start, end) is the span. */
+                                start: number;
+                                text: string;
+                            }[];
+                            /** @description The vintage year, or null ("NV" is null and reported as a term). */
+                            vintage: number | null;
+                        };
+                    };
+                };
+                /** @description Not Modified: If-None-Match named the current ETag. No body. Keyed: authenticated, limited and counted like the 200 it stands for. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description INVALID_REQUEST: A query parameter is missing, empty, repeated, too long or out of range (or a keyed-only parameter was sent to the demo). The message names it. */
+                400: {
+                    headers: {
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INVALID_REQUEST";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
                                 /** @description Demo limit errors: the keyed path to call with a key. */
@@ -2959,7 +3289,7 @@ export interface paths {
                                 match_score: number;
                                 /** @description The exact name or alias that matched. */
                                 match_value: string;
-                                matched_on: "canonical" | "alias" | "canonical_folded" | "alias_folded" | "canonical_word_order" | "alias_word_order" | "canonical_prefix" | "alias_prefix" | "canonical_typo" | "alias_typo" | "shared_term";
+                                matched_on: "canonical" | "alias" | "canonical_folded" | "alias_folded" | "canonical_word_order" | "alias_word_order" | "canonical_prefix" | "alias_prefix" | "canonical_typo" | "alias_typo" | "shared_term" | "mention";
                                 vivc_id: string | null;
                                 wikidata_id: string | null;
                             }[];
@@ -3980,7 +4310,7 @@ export interface paths {
                                 match_score: number;
                                 /** @description The exact name or alias that matched. */
                                 match_value: string;
-                                matched_on: "canonical" | "alias" | "canonical_folded" | "alias_folded" | "canonical_word_order" | "alias_word_order" | "canonical_prefix" | "alias_prefix" | "canonical_typo" | "alias_typo" | "shared_term";
+                                matched_on: "canonical" | "alias" | "canonical_folded" | "alias_folded" | "canonical_word_order" | "alias_word_order" | "canonical_prefix" | "alias_prefix" | "canonical_typo" | "alias_typo" | "shared_term" | "mention";
                                 vivc_id: string | null;
                                 wikidata_id: string | null;
                             }[];
@@ -4107,7 +4437,7 @@ export interface paths {
                                 entity_id: string;
                                 match_score: number;
                                 match_value: string;
-                                matched_on: "canonical" | "alias" | "canonical_folded" | "alias_folded" | "canonical_word_order" | "alias_word_order" | "canonical_prefix" | "alias_prefix" | "canonical_typo" | "alias_typo" | "shared_term";
+                                matched_on: "canonical" | "alias" | "canonical_folded" | "alias_folded" | "canonical_word_order" | "alias_word_order" | "canonical_prefix" | "alias_prefix" | "canonical_typo" | "alias_typo" | "shared_term" | "mention";
                                 vivc_id: string | null;
                                 wikidata_id: string | null;
                             };
@@ -4524,7 +4854,7 @@ export interface paths {
                                 entity_id: string;
                                 match_score: number;
                                 match_value: string;
-                                matched_on: "canonical" | "alias" | "canonical_folded" | "alias_folded" | "canonical_word_order" | "alias_word_order" | "canonical_prefix" | "alias_prefix" | "canonical_typo" | "alias_typo" | "shared_term";
+                                matched_on: "canonical" | "alias" | "canonical_folded" | "alias_folded" | "canonical_word_order" | "alias_word_order" | "canonical_prefix" | "alias_prefix" | "canonical_typo" | "alias_typo" | "shared_term" | "mention";
                                 vivc_id: string | null;
                                 wikidata_id: string | null;
                             };
@@ -4802,6 +5132,365 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/parse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a product line: the entity it is about, the entities it mentions, its label terms and vintage
+         * @description Reads a wine-list line, catalogue title or label text ("Brunello di Montalcino Casanova di Neri 2016"). In order: numbers with their unit (ABV "13.5%", volume "75cl", age "12 Year Old", then a vintage year 1900–next year or "NV"); entity names of two words or more, longest first, whole names only (exact, accent-folded, any order: never a prefix or a typo, so a producer's word never becomes a place); designation words and traditional terms (DOCG, Riserva, Crianza, Kabinett, Grand Cru…; data/designations.json) and colour words; then one-word names (never a stop word, a generic word or a word of one or two letters). `primary` is the entity the line is about: the most specific place whose rules define the wine (appellation, then subregion, region, country; a place inside another mentioned place wins), else the grape, else the wine style, spirit or beer style (a sweetness term last). `state` is "ambiguous" when the primary name is shared, when two places are mentioned and neither lies inside the other, when a grape is mentioned that the primary appellation's rules leave out, or when the primary is a one-word name right after a capitalised word nothing explains (it may be part of a producer's or estate's name: "Vega Sicilia" is no Sicilian wine); `ambiguity_reasons` says which. "unresolved" when no entity is mentioned. `implied` lists the grapes the primary appellation's rules require or name as principal, with the rule's source; never a guess. `unexplained` holds the runs of words nothing explains (usually the producer and the cuvée). Offsets are UTF-16 code units (JavaScript string indices). Each term names the source of its meaning (`source_key`, null for a plain number).
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description A product line: a wine-list line, a catalogue title or the text of a label. */
+                    text: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Keyed: "private, max-age=3600". Demo: "public, max-age=3600". */
+                        "Cache-Control"?: string;
+                        /** @description Keyed: a strong tag of the knowledge-base version and the canonical request, the same on every gateway process. Demo: a weak tag (the body carries per-caller counters). Send it back in If-None-Match to get 304. */
+                        ETag?: string;
+                        /** @description Monthly allowance of the plan. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Per-minute request limit of the plan. */
+                        "X-RateLimit-Minute-Limit"?: number;
+                        /** @description Requests left in the current one-minute window. */
+                        "X-RateLimit-Minute-Remaining"?: number;
+                        /** @description When the current one-minute window ends: UTC epoch seconds. */
+                        "X-RateLimit-Minute-Reset"?: number;
+                        /** @description Plan of the calling key. */
+                        "X-RateLimit-Plan"?: string;
+                        /** @description Requests left this calendar month (UTC) after this one. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description When the monthly allowance renews: UTC epoch seconds (00:00 UTC on the 1st). */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Why the line is ambiguous; empty otherwise. */
+                            ambiguity_reasons: string[];
+                            /** @description Grapes the primary appellation's rules require or name as principal, with the rule's source. */
+                            implied: {
+                                /** @enum {string} */
+                                basis: "appellation_rules";
+                                canonical_name: string;
+                                domain: "wine" | "spirits" | "beer";
+                                /** Format: uuid */
+                                entity_id: string;
+                                entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
+                                provenance: {
+                                    locator: string;
+                                    retrieved_via?: {
+                                        kind: string;
+                                        note?: string;
+                                        url: string;
+                                    };
+                                    source_key: string;
+                                    source_publisher: string;
+                                    source_title: string;
+                                    source_url: string;
+                                };
+                                role: "required" | "principal";
+                                scope: string | null;
+                            }[];
+                            /** @description Every entity the line names, in the order of the line. */
+                            mentions: {
+                                end: number;
+                                match: {
+                                    canonical_name: string;
+                                    domain: "wine" | "spirits" | "beer";
+                                    /** Format: uuid */
+                                    entity_id: string;
+                                    entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
+                                    match_score: number;
+                                    /** @description The exact name or alias that matched. */
+                                    match_value: string;
+                                    matched_on: "canonical" | "alias" | "canonical_folded" | "alias_folded" | "canonical_word_order" | "alias_word_order" | "canonical_prefix" | "alias_prefix" | "canonical_typo" | "alias_typo" | "shared_term" | "mention";
+                                };
+                                role: "appellation" | "geography" | "grape" | "wine_style" | "spirit" | "beer_style";
+                                /** @description Offset where the span starts, in UTF-16 code units (JavaScript string indices): text.slice(start, end) is the span. */
+                                start: number;
+                                text: string;
+                            }[];
+                            /** @enum {boolean} */
+                            ok: true;
+                            /** @description The entity the line is about (see the rule above), or null. */
+                            primary: {
+                                canonical_name: string;
+                                domain: "wine" | "spirits" | "beer";
+                                /** Format: uuid */
+                                entity_id: string;
+                                entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
+                                match_score: number;
+                                /** @description The exact name or alias that matched. */
+                                match_value: string;
+                                matched_on: "canonical" | "alias" | "canonical_folded" | "alias_folded" | "canonical_word_order" | "alias_word_order" | "canonical_prefix" | "alias_prefix" | "canonical_typo" | "alias_typo" | "shared_term" | "mention";
+                            } | null;
+                            state: "resolved" | "ambiguous" | "unresolved";
+                            terms: {
+                                end: number;
+                                kind: "designation" | "traditional_term" | "sweetness" | "colour" | "age" | "volume" | "abv" | "vintage";
+                                /** @description The source of the term list (data/designations.json, data/label-terms.json, the wine style), or null. */
+                                source_key: string | null;
+                                /** @description Offset where the span starts, in UTF-16 code units (JavaScript string indices): text.slice(start, end) is the span. */
+                                start: number;
+                                text: string;
+                                /** @description The term as its source lists it, or the normalised number ("13.5%", "75 cl", "12 years", "2016", "NV"). */
+                                value: string;
+                            }[];
+                            /** @description The line as sent. */
+                            text: string;
+                            /** @description Runs of words no entity or term explains. */
+                            unexplained: {
+                                end: number;
+                                /** @description Offset where the span starts, in UTF-16 code units (JavaScript string indices): text.slice(start, end) is the span. */
+                                start: number;
+                                text: string;
+                            }[];
+                            /** @description The vintage year, or null ("NV" is null and reported as a term). */
+                            vintage: number | null;
+                        };
+                    };
+                };
+                /** @description Not Modified: If-None-Match named the current ETag. No body. Keyed: authenticated, limited and counted like the 200 it stands for. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description INVALID_REQUEST: A query parameter is missing, empty, repeated, too long or out of range (or a keyed-only parameter was sent to the demo). The message names it. */
+                400: {
+                    headers: {
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INVALID_REQUEST";
+                                /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
+                                coverage?: "out_of_scope" | "unknown_term";
+                                /** @description Demo limit errors: the keyed path to call with a key. */
+                                keyed_endpoint?: string;
+                                /** @description What went wrong, naming the parameter or limit involved. */
+                                message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
+                                /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
+                                parameter?: string;
+                                /**
+                                 * Format: uri
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
+                                 */
+                                plans?: string;
+                                /** @description Same value as the X-Request-Id response header. */
+                                request_id: string;
+                                /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
+                                suggestions?: {
+                                    [key: string]: unknown;
+                                }[];
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {boolean} */
+                            ok: false;
+                        };
+                    };
+                };
+                /** @description UNAUTHORIZED: The bearer key is missing, malformed, unknown, revoked or inactive. */
+                401: {
+                    headers: {
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "UNAUTHORIZED";
+                                /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
+                                coverage?: "out_of_scope" | "unknown_term";
+                                /** @description Demo limit errors: the keyed path to call with a key. */
+                                keyed_endpoint?: string;
+                                /** @description What went wrong, naming the parameter or limit involved. */
+                                message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
+                                /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
+                                parameter?: string;
+                                /**
+                                 * Format: uri
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
+                                 */
+                                plans?: string;
+                                /** @description Same value as the X-Request-Id response header. */
+                                request_id: string;
+                                /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
+                                suggestions?: {
+                                    [key: string]: unknown;
+                                }[];
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {boolean} */
+                            ok: false;
+                        };
+                    };
+                };
+                /** @description RATE_LIMITED: The key's per-minute request limit is reached; retry after Retry-After seconds. QUOTA_EXCEEDED: The key's monthly plan allowance is used up; it renews on the 1st (UTC) or with a larger plan. */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After"?: number;
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "RATE_LIMITED" | "QUOTA_EXCEEDED";
+                                /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
+                                coverage?: "out_of_scope" | "unknown_term";
+                                /** @description Demo limit errors: the keyed path to call with a key. */
+                                keyed_endpoint?: string;
+                                /** @description What went wrong, naming the parameter or limit involved. */
+                                message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
+                                /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
+                                parameter?: string;
+                                /**
+                                 * Format: uri
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
+                                 */
+                                plans?: string;
+                                /** @description Same value as the X-Request-Id response header. */
+                                request_id: string;
+                                /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
+                                suggestions?: {
+                                    [key: string]: unknown;
+                                }[];
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {boolean} */
+                            ok: false;
+                        };
+                    };
+                };
+                /** @description INTERNAL_ERROR: An unexpected error; it is logged with the request id. */
+                500: {
+                    headers: {
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INTERNAL_ERROR";
+                                /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
+                                coverage?: "out_of_scope" | "unknown_term";
+                                /** @description Demo limit errors: the keyed path to call with a key. */
+                                keyed_endpoint?: string;
+                                /** @description What went wrong, naming the parameter or limit involved. */
+                                message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
+                                /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
+                                parameter?: string;
+                                /**
+                                 * Format: uri
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
+                                 */
+                                plans?: string;
+                                /** @description Same value as the X-Request-Id response header. */
+                                request_id: string;
+                                /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
+                                suggestions?: {
+                                    [key: string]: unknown;
+                                }[];
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {boolean} */
+                            ok: false;
+                        };
+                    };
+                };
+                /** @description STORE_UNAVAILABLE: The key and usage store (or the limiter store) cannot be reached; nothing was counted. ENGINE_UNAVAILABLE: The engine process cannot be reached; retry shortly. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After"?: number;
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "STORE_UNAVAILABLE" | "ENGINE_UNAVAILABLE";
+                                /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
+                                coverage?: "out_of_scope" | "unknown_term";
+                                /** @description Demo limit errors: the keyed path to call with a key. */
+                                keyed_endpoint?: string;
+                                /** @description What went wrong, naming the parameter or limit involved. */
+                                message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
+                                /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
+                                parameter?: string;
+                                /**
+                                 * Format: uri
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
+                                 */
+                                plans?: string;
+                                /** @description Same value as the X-Request-Id response header. */
+                                request_id: string;
+                                /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
+                                suggestions?: {
+                                    [key: string]: unknown;
+                                }[];
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {boolean} */
+                            ok: false;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/resolve-entity": {
         parameters: {
             query?: never;
@@ -4870,7 +5559,7 @@ export interface paths {
                                 match_score: number;
                                 /** @description The exact name or alias that matched. */
                                 match_value: string;
-                                matched_on: "canonical" | "alias" | "canonical_folded" | "alias_folded" | "canonical_word_order" | "alias_word_order" | "canonical_prefix" | "alias_prefix" | "canonical_typo" | "alias_typo" | "shared_term";
+                                matched_on: "canonical" | "alias" | "canonical_folded" | "alias_folded" | "canonical_word_order" | "alias_word_order" | "canonical_prefix" | "alias_prefix" | "canonical_typo" | "alias_typo" | "shared_term" | "mention";
                                 vivc_id: string | null;
                                 wikidata_id: string | null;
                             }[];

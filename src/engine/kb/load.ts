@@ -7,7 +7,7 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { TSchema } from '@sinclair/typebox';
 import { v5 as uuidv5 } from 'uuid';
 import {
-  AliasAdditionSchema, AmbiguitySchema, DesignationSchema, GrapeRuleSetSchema, type DesignationRecord, type GrapeRole, type GrapeRuleSetRecord, OutOfScopeSchema, PlaceNamesSchema, CONFIDENCE_BY_AUTHORITY, copyCeiling, DOMAIN_OF, EntityRecordSchema, FACT_FIELDS, GEO_LEVELS,
+  AliasAdditionSchema, AmbiguitySchema, DesignationSchema, GrapeRuleSetSchema, LabelTermsSchema, type LabelTermsRecord, type DesignationRecord, type GrapeRole, type GrapeRuleSetRecord, OutOfScopeSchema, PlaceNamesSchema, CONFIDENCE_BY_AUTHORITY, copyCeiling, DOMAIN_OF, EntityRecordSchema, FACT_FIELDS, GEO_LEVELS,
   KEY_FAMILY, KbMetaSchema, PairingSetSchema, SensorySchema, SourceSchema, WINE_STYLE_CATEGORIES,
   type AliasAdditionRecord, type AmbiguityRecord, type OutOfScopeRecord, type PlaceNamesRecord, type EntityRecord, type EntityType, type PairingSetRecord, type SensoryRecord, type Source,
 } from './schema.ts';
@@ -54,6 +54,8 @@ export interface KnowledgeBase {
   placeNames: string[];
   /** designation words and traditional terms of wine labels (data/designations.json) */
   designations: DesignationRecord[];
+  /** the sources of the label words a line parser reports (data/label-terms.json) */
+  labelTerms: LabelTermsRecord;
   /** public demand per entity and per class of entity (data/demand-prior.json, derived by tools/derive/demand-prior.mjs) */
   demandPrior: { classes: Record<string, number>; entities: Record<string, number> };
   draftCount: number;
@@ -392,6 +394,19 @@ export function loadKnowledgeBase(dataDir: string): { kb: KnowledgeBase; problem
     }
   }
 
+  // label words of the line parser: each kind and colour word cites its source
+  let labelTerms: LabelTermsRecord = { kinds: [], colours: [] };
+  for (const { file, data } of readRootFile(dataDir, 'label-terms.json', problems)) {
+    const C = TypeCompiler.Compile(LabelTermsSchema);
+    if (!C.Check(data)) {
+      problems.push({ file, record: '-', field: [...C.Errors(data)][0]?.path ?? '/', message: 'does not fit the schema' });
+      continue;
+    }
+    labelTerms = data as LabelTermsRecord;
+    labelTerms.kinds.forEach((k, i) => needSource(file, k.kind, `kinds[${i}].source`, k.source));
+    labelTerms.colours.forEach((c, i) => needSource(file, c.term, `colours[${i}].source`, c.source));
+  }
+
   // the demand prior: orders candidates of equal score (a shared name lists the meaning most asked for first)
   const demandPrior = { classes: {} as Record<string, number>, entities: {} as Record<string, number> };
   for (const { file, data } of readRootFile(dataDir, 'demand-prior.json', problems)) {
@@ -521,7 +536,7 @@ export function loadKnowledgeBase(dataDir: string): { kb: KnowledgeBase; problem
 
   const draftCount = all.length - served.length;
   return {
-    kb: { version, entities, byKey, byId: new Map(entities.map((e) => [e.id, e])), sources, ambiguities, outOfScope, placeNames, designations, demandPrior, draftCount },
+    kb: { version, entities, byKey, byId: new Map(entities.map((e) => [e.id, e])), sources, ambiguities, outOfScope, placeNames, designations, labelTerms, demandPrior, draftCount },
     problems,
   };
 }

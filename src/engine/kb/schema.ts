@@ -366,6 +366,16 @@ export const GrapeRuleSetSchema = Type.Object(
 );
 export type GrapeRuleSetRecord = Static<typeof GrapeRuleSetSchema>;
 
+/** data/label-terms.json: the legal sources of the label words a line parser reports (ABV, volume, age, vintage, colour). */
+export const LabelTermsSchema = Type.Object(
+  {
+    kinds: Type.Array(Type.Object({ kind: Str, source: SourceKey, locator: Str, note: Type.Optional(Str) }, { additionalProperties: false })),
+    colours: Type.Array(Type.Object({ term: Str, lang: Str, value: Str, source: SourceKey, locator: Str }, { additionalProperties: false })),
+  },
+  { additionalProperties: true },
+);
+export type LabelTermsRecord = Static<typeof LabelTermsSchema>;
+
 export const KbMetaSchema = Type.Object({ version: Str }, { additionalProperties: false });
 
 /** Confidence a pairing item or sensory expression may claim, by the authority of its source. */

@@ -1,0 +1,368 @@
+// Reading a product line (issue 22): "Brunello di Montalcino Casanova di Neri 2016", "Glenfiddich 12
+// Year Old Single Malt Scotch Whisky 70cl 40%". Pure: built once from the knowledge base and the
+// resolver, it splits a line into terms (numbers and label words), entity mentions and the words
+// nothing explains (usually the producer and the cuvée), then names the entity the line is about.
+//
+// Order of reading (each step takes only the words no earlier step explained):
+//   1. numbers with their unit: ABV ("13.5%", "40% vol"), volume ("75cl", "700 ml"), age ("12 Year Old"),
+//      then a vintage (a year from 1900 to next year) or "NV";
+//   2. entity names of two words or more, longest first (whole names only: exact, accent-folded or
+//      in any order; never a prefix or a typo, so a producer word never becomes a place);
+//   3. designation words and traditional terms (data/designations.json) and colour words
+//      (data/label-terms.json);
+//   4. one-word entity names, never a stop word, a generic word or a word of one or two letters.
+// The primary entity: the most specific place whose rules define the wine (an appellation, then a
+// subregion, region, country; a place inside another mentioned place wins over it), else the grape,
+// else the wine style, spirit or beer style (a sweetness term last). The line is `ambiguous` when the
+// primary's own name is shared, when two places are mentioned and neither lies inside the other, when
+// a grape is mentioned that the primary appellation's rules leave out, or when the primary is a
+// one-word name right after a capitalised word nothing explains (it may be part of a producer's or an
+// estate's name: "Vega Sicilia" is no Sicilian wine). `implied` lists the grapes the primary
+// appellation's rules require or name as principal, with the rule's source, when the line is resolved:
+// never a guess.
+import type { KnowledgeBase, Entity } from './kb/load.ts';
+import { exactForm, fold, isWeakWord, STOP_WORDS } from './normalize.ts';
+import { DesignationWords } from './market-words.ts';
+import type { Candidate, Resolver } from './resolver.ts';
+
+export type MentionRole = 'appellation' | 'geography' | 'grape' | 'wine_style' | 'spirit' | 'beer_style';
+
+export interface Span {
+  start: number;
+  end: number;
+  text: string;
+}
+
+export interface LineTerm extends Span {
+  kind: 'designation' | 'traditional_term' | 'sweetness' | 'colour' | 'age' | 'volume' | 'abv' | 'vintage';
+  value: string;
+  /** where the term's meaning comes from: a source key of the registry, or null (a plain number) */
+  source: string | null;
+}
+
+export interface LineMention extends Span {
+  role: MentionRole;
+  candidate: Candidate;
+  /** the name is shared by several entities (a declared shared term, or equal scores) */
+  shared: boolean;
+}
+
+export interface LineReading {
+  text: string;
+  state: 'resolved' | 'ambiguous' | 'unresolved';
+  primary: LineMention | null;
+  mentions: LineMention[];
+  terms: LineTerm[];
+  vintage: number | null;
+  unexplained: Span[];
+  /** why the line is ambiguous, when it is */
+  reasons: string[];
+}
+
+interface Word extends Span {
+  used: boolean;
+}
+
+/** Words of a line: letters and digits, with inner hyphens, apostrophes and dots ("Moulin-à-Vent", "d'Asti", "13.5"). */
+const WORD = /[\p{L}\p{N}]+(?:[-'’.,][\p{L}\p{N}]+)*/gu;
+const ABV = /(\d{1,2}(?:[.,]\d{1,2})?)\s?%(?:\s?(?:vol\b\.?|alc\b\.?(?:\s?\/\s?vol\b\.?)?|abv\b))?/giu;
+const VOLUME = /(\d{1,4}(?:[.,]\d{1,3})?)\s?(ml|cl|dl|l|ltr|litre|liter|litres|liters)(?![\p{L}])/giu;
+const AGE = /(\d{1,2})\s?(?:-\s?)?(?:year|years|yr|yrs|yo|y\.o\.|jahre|ans|años|anni|år|vuotta)(?:\s?old)?(?![\p{L}])/giu;
+const YEAR = /(?<![\p{L}\p{N}])(1[89]\d{2}|20\d{2})(?![\p{L}\p{N}])/gu;
+const SHORT_YEAR = /[’'‘]\s?(\d{2})(?![\p{L}\p{N}%])/gu;
+const NV = /(?<![\p{L}\p{N}])(?:NV|N\.V\.|non[- ]vintage)(?![\p{L}\p{N}])/gu;
+/** Longest entity name tried, in words. */
+const MAX_SPAN = 6;
+/** Score of a match found inside a line, below the same name asked alone. */
+export const MENTION_PENALTY = 15;
+
+const PLACE_RANK: Record<string, number> = { appellation: 0, subregion: 1, region: 2, country: 3 };
+
+export class LineParser {
+  private readonly words: DesignationWords;
+  private readonly colours: Map<string, { value: string; source: string }>;
+  private readonly termSource: Record<string, string | null>;
+
+  constructor(private readonly kb: KnowledgeBase, private readonly resolver: Resolver) {
+    this.words = new DesignationWords(kb.designations.map((d) => ({ term: d.term, kind: d.kind })), (w) => resolver.isNameWord(w));
+    this.colours = new Map(kb.labelTerms.colours.map((c) => [c.term.toLowerCase(), { value: c.value, source: c.source }]));
+    // the first entry of a kind is its main source (data/label-terms.json lists it first)
+    this.termSource = {};
+    for (const k of kb.labelTerms.kinds) this.termSource[k.kind] ??= k.source;
+  }
+
+  private sourceOfDesignation(term: string): string | null {
+    const d = this.kb.designations.find((x) => x.term.toLowerCase() === term.toLowerCase());
+    return d?.source ?? null;
+  }
+
+  private roleOf(e: Entity): MentionRole {
+    if (e.type === 'wine_geography') return e.facts.level?.value === 'appellation' ? 'appellation' : 'geography';
+    return e.type;
+  }
+
+  parse(text: string): LineReading {
+    const terms: LineTerm[] = [];
+    const taken: [number, number][] = [];
+    const free = (a: number, b: number) => taken.every(([x, y]) => b <= x || a >= y);
+    const take = (a: number, b: number) => taken.push([a, b]);
+    const addTerm = (m: RegExpMatchArray, kind: LineTerm['kind'], value: string, source: string | null) => {
+      const start = m.index!;
+      const end = start + m[0].length;
+      if (!free(start, end)) return false;
+      terms.push({ start, end, text: m[0], kind, value, source });
+      take(start, end);
+      return true;
+    };
+    // 1. numbers with their unit, then the vintage
+    for (const m of text.matchAll(ABV)) addTerm(m, 'abv', `${m[1]!.replace(',', '.')}%`, this.termSource.abv ?? null);
+    for (const m of text.matchAll(VOLUME)) addTerm(m, 'volume', `${m[1]!.replace(',', '.')} ${m[2]!.toLowerCase()}`, this.termSource.volume ?? null);
+    for (const m of text.matchAll(AGE)) addTerm(m, 'age', `${m[1]} years`, this.termSource.age ?? null);
+    let vintage: number | null = null;
+    const nextYear = new Date().getUTCFullYear() + 1;
+    for (const m of text.matchAll(YEAR)) {
+      const y = Number(m[1]);
+      if (y < 1900 || y > nextYear || vintage !== null) continue;
+      if (addTerm(m, 'vintage', String(y), this.termSource.vintage ?? null)) vintage = y;
+    }
+    // a two-digit year after an apostrophe, as wine lists print it ("’14", "'08")
+    if (vintage === null) {
+      for (const m of text.matchAll(SHORT_YEAR)) {
+        const yy = Number(m[1]);
+        const y = yy <= nextYear % 100 ? 2000 + yy : 1900 + yy;
+        if (addTerm(m, 'vintage', String(y), this.termSource.vintage ?? null)) {
+          vintage = y;
+          break;
+        }
+      }
+    }
+    for (const m of text.matchAll(NV)) addTerm(m, 'vintage', 'NV', this.termSource.vintage ?? null);
+
+    const words: Word[] = [];
+    for (const m of text.matchAll(WORD)) {
+      const start = m.index!;
+      const end = start + m[0].length;
+      if (free(start, end)) words.push({ start, end, text: m[0], used: false });
+    }
+    // folded words, to skip at once the spans whose first or last word is in no name
+    const folded = words.map((w) => fold(exactForm(w.text)).split(' '));
+    const mentions: LineMention[] = [];
+    const mention = (i: number, j: number, minWords: number) => {
+      // words i … j−1, none used, in one run of the line (only spaces, hyphens, apostrophes or a dot between)
+      for (let k = i; k < j; k++) if (words[k]!.used) return false;
+      const f0 = folded[i]!;
+      const f1 = folded[j - 1]!;
+      // (a name never ends on a particle: "de la Grand" is no name's end)
+      const lastWord = f1[f1.length - 1]!;
+      if (!this.resolver.isNameWord(f0[0]!) || !this.resolver.isNameWord(lastWord) || (j - i > 1 && STOP_WORDS.has(lastWord))) return false;
+      for (let k = i + 1; k < j; k++) if (!/^[\s\-'’.]*$/.test(text.slice(words[k - 1]!.end, words[k]!.start))) return false;
+      const start = words[i]!.start;
+      const end = words[j - 1]!.end;
+      const span = text.slice(start, end);
+      if (j - i < minWords) return false;
+      if (j - i === 1) {
+        const w = span.toLowerCase();
+        if ([...w].length <= 2 || (isWeakWord(w) && !this.colours.has(w))) return false;
+      }
+      const r = this.resolver.wholeNames(span, 3);
+      const top = r.candidates[0];
+      if (!top || r.outOfScope) return false;
+      const second = r.candidates[1];
+      const shared = r.shared || (second !== undefined && second.score === top.score);
+      const e = this.kb.entities[top.entity]!;
+      mentions.push({ start, end, text: span, role: this.roleOf(e), candidate: top, shared });
+      for (let k = i; k < j; k++) words[k]!.used = true;
+      return true;
+    };
+    // 2. names of two words or more, longest first, leftmost first
+    for (let len = Math.min(MAX_SPAN, words.length); len >= 2; len--) {
+      for (let i = 0; i + len <= words.length; i++) mention(i, i + len, 2);
+    }
+    // 3. designation words, traditional terms, colour words
+    for (const w of words) {
+      if (w.used) continue;
+      const c = this.colours.get(w.text.toLowerCase());
+      // a colour word that is itself a name ("Rosé", the wine style) is read as the name
+      if (c && !this.resolver.wholeNames(w.text, 1).candidates.length) {
+        terms.push({ start: w.start, end: w.end, text: w.text, kind: 'colour', value: c.value, source: c.source });
+        w.used = true;
+      }
+    }
+    const rest = words.filter((w) => !w.used);
+    if (rest.length && this.words.mayContain(rest.map((w) => w.text.toLowerCase()))) {
+      const found = this.words.find(text);
+      for (const t of found?.terms ?? []) {
+        const covered = words.filter((w) => w.start >= t.start && w.end <= t.end);
+        if (covered.length === 0 || covered.some((w) => w.used)) continue;
+        for (const w of covered) w.used = true;
+        terms.push({ start: t.start, end: t.end, text: t.text, kind: t.kind === 'traditional_term' ? 'traditional_term' : 'designation', value: t.value, source: this.sourceOfDesignation(t.value) });
+      }
+    }
+    // 4. one-word names
+    for (let i = 0; i < words.length; i++) mention(i, i + 1, 1);
+    mentions.sort((a, b) => a.start - b.start);
+    // a sweetness term (Brut, Sec) is both a mention of its style and a term of the label
+    for (const m of mentions) {
+      const e = this.kb.entities[m.candidate.entity]!;
+      if (e.type === 'wine_style' && e.facts.category?.value === 'sweetness_term') {
+        terms.push({ start: m.start, end: m.end, text: m.text, kind: 'sweetness', value: e.name, source: e.facts.category.source });
+      }
+    }
+    terms.sort((a, b) => a.start - b.start);
+
+    // the words nothing explains, in runs
+    const unexplained: Span[] = [];
+    for (const w of words) {
+      if (w.used) continue;
+      const last = unexplained[unexplained.length - 1];
+      if (last && /^[\s\-'’]*$/.test(text.slice(last.end, w.start))) {
+        last.end = w.end;
+        last.text = text.slice(last.start, w.end);
+      } else unexplained.push({ start: w.start, end: w.end, text: w.text });
+    }
+
+    // one-word names inside a run of capitalised words nothing explains may be part of a producer's or
+    // an estate's name ("Benjamin de Rothschild Vega Sicilia"): each such name counts as unexplained for
+    // the next one, so the run carries on through it
+    const embedded = new Set<LineMention>();
+    for (const m of mentions) {
+      if (this.embedded(m, words, text, terms, embedded, mentions)) embedded.add(m);
+      // a grape word before one nothing explains is as likely a producer's name ("Barceló Gran Añejo")
+      // and so is a one-word alias there ("Veronese Beatrice Seta …"): a canonical name at the head of a
+      // line keeps the producer after it ("Chablis Clotilde Davenne")
+      else if ((this.kb.entities[m.candidate.entity]!.type === 'grape' || m.candidate.matchedOn.startsWith('alias')) && this.beforeUnexplained(m, words, text)) embedded.add(m);
+    }
+    // a catalogue field of its own ("…, Napa, CA", "…, Silcily, Italy") that no whole name explains is
+    // read by the resolver with its prefix and typo tiers: such a mention always leaves the line ambiguous
+    const guessed = new Set<LineMention>();
+    if (text.includes(',')) {
+      let at = 0;
+      for (const field of text.split(',')) {
+        const start = at + (field.length - field.trimStart().length);
+        const end = at + field.trimEnd().length;
+        at += field.length + 1;
+        const inside = words.filter((w) => w.start >= start && w.end <= end);
+        if (!inside.length || inside.length > 4 || inside.some((w) => w.used) || end - start < 4) continue;
+        const r = this.resolver.resolve(text.slice(inside[0]!.start, inside[inside.length - 1]!.end), 3, undefined, false);
+        const top = r.candidates[0];
+        if (!top) continue;
+        const e = this.kb.entities[top.entity]!;
+        if (e.type !== 'wine_geography' && e.type !== 'grape') continue;
+        const m: LineMention = { start: inside[0]!.start, end: inside[inside.length - 1]!.end, text: text.slice(inside[0]!.start, inside[inside.length - 1]!.end), role: this.roleOf(e), candidate: top, shared: r.state === 'ambiguous' };
+        for (const w of inside) w.used = true;
+        mentions.push(m);
+        guessed.add(m);
+      }
+      mentions.sort((a, b) => a.start - b.start);
+      for (let i = unexplained.length - 1; i >= 0; i--) {
+        const u = unexplained[i]!;
+        if (mentions.some((m) => guessed.has(m) && m.start <= u.start && m.end >= u.end)) unexplained.splice(i, 1);
+      }
+    }
+    const clear = mentions.filter((m) => !embedded.has(m));
+    const primary = this.primaryOf(mentions, embedded);
+    const reasons: string[] = [];
+    if (primary) {
+      if (primary.shared) reasons.push('the primary name is shared by several entities');
+      if (guessed.has(primary)) reasons.push(`"${primary.text}" is no whole name: read as ${this.kb.entities[primary.candidate.entity]!.name} by its start or a misspelling`);
+      const p0 = this.kb.entities[primary.candidate.entity]!;
+      if (p0.type === 'wine_geography' && p0.facts.level?.value === 'country') reasons.push('only a country is named: the country does not define the wine');
+      const grapes = new Set(mentions.filter((m) => this.kb.entities[m.candidate.entity]!.type === 'grape').map((m) => m.candidate.entity));
+      if (p0.type === 'grape' && grapes.size > 1) reasons.push('several grapes and no place: a blend names no single grape');
+      const places = clear.filter((m) => this.kb.entities[m.candidate.entity]!.type === 'wine_geography');
+      const p = this.kb.entities[primary.candidate.entity]!;
+      for (const m of places) {
+        const q = this.kb.entities[m.candidate.entity]!;
+        if (q !== p && !this.within(p, q) && !this.within(q, p)) reasons.push(`two places that do not contain each other: ${p.name}, ${q.name}`);
+      }
+      if (p.grapeRules.length) {
+        const allowed = new Set(p.grapeRules.flatMap((r) => r.grapes.map((g) => g.grape)));
+        for (const m of clear) {
+          const g = this.kb.entities[m.candidate.entity]!;
+          // a grape word right before a capitalised word nothing explains may be a name ("Pascal Jolivet")
+          if (g.type === 'grape' && !allowed.has(g.key) && !this.beforeUnexplained(m, words, text)) reasons.push(`${g.name} is not among the grapes of ${p.name}'s rules`);
+        }
+      }
+      if (embedded.has(primary)) reasons.push(`"${primary.text}" follows a capitalised word nothing explains (it may be part of a name)`);
+    }
+    const state = !primary ? 'unresolved' : reasons.length ? 'ambiguous' : 'resolved';
+    return { text, state, primary, mentions, terms, vintage, unexplained, reasons: [...new Set(reasons)] };
+  }
+
+  /** Whether place a lies inside place b (b is one of a's ancestors). */
+  private within(a: Entity, b: Entity): boolean {
+    let p: unknown = a.facts.parent?.value;
+    for (let guard = 0; typeof p === 'string' && guard < 10; guard++) {
+      if (p === b.key) return true;
+      p = this.kb.byKey.get(p)?.facts.parent?.value;
+    }
+    return false;
+  }
+
+  /** A one-word mention right after a capitalised word that nothing explains. */
+  private embedded(m: LineMention, words: Word[], text: string, terms: LineTerm[], embedded: Set<LineMention>, mentions: LineMention[]): boolean {
+    if (/[\s\-'’]/.test(m.text.trim())) return false;
+    const i = words.findIndex((w) => w.start === m.start);
+    let prev = i > 0 ? words[i - 1] : undefined;
+    // a lower-case particle inside a name ("Sangre de Toro", "Benjamin de Rothschild") joins the run
+    if (prev && !prev.used && STOP_WORDS.has(prev.text.toLowerCase()) && i > 1 && /^\s+$/.test(text.slice(prev.end, m.start))) {
+      const before = words[i - 2]!;
+      if (/^\s+$/.test(text.slice(before.end, prev.start))) prev = before;
+    }
+    if (!prev || !/^\p{Lu}/u.test(prev.text) || !/^[\s\p{L}]*$/u.test(text.slice(prev.end, m.start)) || /[^\s]/.test(text.slice(prev.end, m.start).replace(/\b(de|di|du|da|del|della|la|le|van|von|der)\b/giu, ''))) return false;
+    // the word before is unexplained, or a one-word name already read as part of a name
+    if (prev.used && !mentions.some((x) => embedded.has(x) && x.start === prev.start)) return false;
+    // a designation word or traditional term right after the name confirms it as the appellation
+    // ("Montecillo Rioja DOCa Crianza")
+    const next = terms.find((t) => t.start >= m.end && /^\s*$/.test(text.slice(m.end, t.start)));
+    return !(next && (next.kind === 'designation' || next.kind === 'traditional_term'));
+  }
+
+  /** A one-word mention right before a capitalised word that nothing explains. */
+  private beforeUnexplained(m: LineMention, words: Word[], text: string): boolean {
+    if (/[\s\-'’]/.test(m.text.trim())) return false;
+    const next = words.find((w) => w.start >= m.end);
+    return !!next && !next.used && /^\p{Lu}/u.test(next.text) && /^\s+$/.test(text.slice(m.end, next.start));
+  }
+
+  private primaryOf(mentions: LineMention[], embedded: Set<LineMention>): LineMention | null {
+    const rank = (m: LineMention): number => {
+      const e = this.kb.entities[m.candidate.entity]!;
+      // a country defines no wine: it comes after the grape, the style and the spirit
+      if (e.type === 'wine_geography') return e.facts.level?.value === 'country' ? 35 : PLACE_RANK[String(e.facts.level?.value)] ?? 2;
+      if (e.type === 'grape') return 10;
+      if (e.type === 'wine_style') return e.facts.category?.value === 'sweetness_term' ? 40 : 20;
+      return 30; // spirit, beer style
+    };
+    let best: LineMention | null = null;
+    for (const m of mentions) {
+      if (!best) { best = m; continue; }
+      const a = this.kb.entities[m.candidate.entity]!;
+      const b = this.kb.entities[best.candidate.entity]!;
+      // a place inside another mentioned place is the more specific one, whatever their levels
+      if (a.type === 'wine_geography' && b.type === 'wine_geography') {
+        if (this.within(a, b)) { best = m; continue; }
+        if (this.within(b, a)) continue;
+      }
+      // at equal rank: a name of more words (more specific), then one that is no part of a name
+      const words = (x: LineMention) => x.text.trim().split(/[\s\-]+/).length;
+      if (rank(m) < rank(best) || (rank(m) === rank(best) && (words(m) > words(best) || (words(m) === words(best) && embedded.has(best) && !embedded.has(m))))) best = m;
+    }
+    return best;
+  }
+
+  /** The grapes the appellation's rules require or name as principal, with the rule's source. */
+  implied(primary: LineMention | null) {
+    if (!primary) return [];
+    const e = this.kb.entities[primary.candidate.entity]!;
+    const out: { grape: Entity; role: string; source: string; locator: string; scope: string | null }[] = [];
+    for (const set of e.grapeRules) {
+      for (const g of set.grapes) {
+        if (g.role !== 'required' && g.role !== 'principal') continue;
+        if (out.some((o) => o.grape.key === g.grape)) continue;
+        out.push({ grape: this.kb.byKey.get(g.grape)!, role: g.role, source: set.source, locator: set.locator, scope: g.scope ?? set.scope ?? null });
+      }
+    }
+    return out;
+  }
+}
