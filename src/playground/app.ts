@@ -462,6 +462,54 @@ async function compare() {
   }
 }
 
+/** A product line read by /v1/demo/parse: the line with its spans marked, and what each span is. */
+async function readLine() {
+  const text = ($('line') as HTMLInputElement).value.trim();
+  const status = $('line-status');
+  const out = $('line-result');
+  if (!text) {
+    status.textContent = 'Paste a line to read.';
+    return;
+  }
+  status.textContent = `Reading “${text}”…`;
+  try {
+    const r = await callDemo('parse', { text });
+    if (!r.ok) {
+      status.textContent = String(r.body?.error?.message ?? `The service answered ${r.status}.`);
+      out.replaceChildren();
+      return;
+    }
+    const b = r.body;
+    const primary = b.primary;
+    status.textContent = primary
+      ? `${b.state === 'resolved' ? 'This line is about' : 'This line may be about'} ${primary.canonical_name} (${String(primary.entity_type).replace(/_/g, ' ')}).`
+      : 'No wine, grape, region, style, spirit or beer named in this line.';
+    // the line, each span marked by what explains it
+    const spans: { start: number; end: number; cls: string; title: string }[] = [
+      ...(b.mentions ?? []).map((m: Json) => ({ start: m.start, end: m.end, cls: 'mention', title: `${m.role.replace(/_/g, ' ')}: ${m.match.canonical_name}` })),
+      ...(b.terms ?? []).map((t: Json) => ({ start: t.start, end: t.end, cls: 'term', title: `${t.kind.replace(/_/g, ' ')}: ${t.value}` })),
+      ...(b.unexplained ?? []).map((u: Json) => ({ start: u.start, end: u.end, cls: 'unexplained', title: 'not explained (producer, cuvée…)' })),
+    ].sort((x, y) => x.start - y.start);
+    const line: Child[] = [];
+    let at = 0;
+    for (const s of spans) {
+      if (s.start < at) continue;
+      line.push(text.slice(at, s.start), h('mark', { class: s.cls, title: s.title }, text.slice(s.start, s.end)));
+      at = s.end;
+    }
+    line.push(text.slice(at));
+    const items: HTMLElement[] = [];
+    for (const m of b.mentions ?? []) items.push(h('li', {}, `${m.text}: `, entityButton({ entity_id: m.match.entity_id, canonical_name: m.match.canonical_name }), ` (${m.role.replace(/_/g, ' ')})`));
+    for (const t of b.terms ?? []) items.push(h('li', {}, `${t.text}: ${t.kind.replace(/_/g, ' ')} ${t.value}`));
+    if (b.vintage !== null && b.vintage !== undefined) items.push(h('li', {}, `Vintage ${b.vintage}`));
+    for (const g of b.implied ?? []) items.push(h('li', {}, `Grape from the appellation's rules: ${g.canonical_name} (${g.role}) `, sourceLink(g.provenance?.source_url, g.provenance?.source_title ?? 'source')));
+    const reasons = (b.ambiguity_reasons ?? []).length ? [h('p', { class: 'hint' }, `Not sure because: ${(b.ambiguity_reasons as string[]).join('; ')}.`)] : [];
+    out.replaceChildren(h('p', { class: 'line', 'data-state': String(b.state) }, ...line), ...reasons, h('ul', { class: 'line-items' }, ...items));
+  } catch (err) {
+    status.textContent = errorText(err);
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 
 function start() {
@@ -474,6 +522,10 @@ function start() {
   $('compare-form').addEventListener('submit', (e) => {
     e.preventDefault();
     void compare();
+  });
+  $('line-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    void readLine();
   });
   document.documentElement.dataset.ready = 'true';
 }

@@ -209,6 +209,21 @@ describe('playground page in Chromium', { skip: NO_BROWSER }, () => {
     await close();
   });
 
+  test('a pasted wine-list line is read: the appellation, the producer unexplained, the vintage', async () => {
+    const { page, close } = await openPage(browser, svc.base);
+    await page.fill('#line', 'Brunello di Montalcino Casanova di Neri 2016');
+    await page.click('#line-form button[type=submit]');
+    await page.waitForSelector('#line-result .line mark.mention', WAIT);
+    assert.equal(await page.textContent('#line-result .line mark.mention'), 'Brunello di Montalcino');
+    assert.equal(await page.textContent('#line-result .line mark.unexplained'), 'Casanova di Neri');
+    assert.equal(await page.textContent('#line-result .line mark.term'), '2016');
+    assert.match((await page.textContent('#line-status'))!, /This line is about Brunello di Montalcino/);
+    assert.ok(await page.locator('#line-result li', { hasText: 'Vintage 2016' }).count());
+    assert.ok(await page.locator('#line-result li', { hasText: "Grape from the appellation's rules: Sangiovese" }).count());
+    await shot(page, 'parse-line');
+    await close();
+  });
+
   test('keyboard only: search, pick a result, read the entity view, start a comparison', async () => {
     const { page, close } = await openPage(browser, svc.base);
     const active = () => page.evaluate(() => ({ id: document.activeElement?.id ?? '', cls: document.activeElement?.className ?? '', text: document.activeElement?.textContent ?? '' }));
