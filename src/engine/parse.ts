@@ -71,6 +71,8 @@ const AGE = /(\d{1,2})\s?(?:-\s?)?(?:year|years|yr|yrs|yo|y\.o\.|jahre|ans|años
 const YEAR = /(?<![\p{L}\p{N}])(1[89]\d{2}|20\d{2})(?![\p{L}\p{N}])/gu;
 const SHORT_YEAR = /[’'‘]\s?(\d{2})(?![\p{L}\p{N}%])/gu;
 const NV = /(?<![\p{L}\p{N}])(?:NV|N\.V\.|non[- ]vintage)(?![\p{L}\p{N}])/gu;
+/** Capitalised words nothing explains before a name of several words that make it part of a name. */
+const RUN = 3;
 /** Longest entity name tried, in words. */
 const MAX_SPAN = 6;
 /** Score of a match found inside a line, below the same name asked alone. */
@@ -82,10 +84,16 @@ export class LineParser {
   private readonly words: DesignationWords;
   private readonly colours: Map<string, { value: string; source: string }>;
   private readonly termSource: Record<string, string | null>;
+  /** US state records by their two-letter code (their `states` fact, cited to 27 CFR Part 9) */
+  private readonly stateByCode = new Map<string, Entity>();
 
   constructor(private readonly kb: KnowledgeBase, private readonly resolver: Resolver) {
     this.words = new DesignationWords(kb.designations.map((d) => ({ term: d.term, kind: d.kind })), (w) => resolver.isNameWord(w));
     this.colours = new Map(kb.labelTerms.colours.map((c) => [c.term.toLowerCase(), { value: c.value, source: c.source }]));
+    for (const e of kb.entities) {
+      const st = e.facts.states?.value;
+      if (e.type === 'wine_geography' && e.facts.level?.value === 'region' && e.facts.country?.value === 'US' && Array.isArray(st) && st.length === 1) this.stateByCode.set(st[0]!, e);
+    }
     // the first entry of a kind is its main source (data/label-terms.json lists it first)
     this.termSource = {};
     for (const k of kb.labelTerms.kinds) this.termSource[k.kind] ??= k.source;
@@ -237,12 +245,25 @@ export class LineParser {
     const guessed = new Set<LineMention>();
     if (text.includes(',')) {
       let at = 0;
+      let index = -1;
       for (const field of text.split(',')) {
+        index++;
         const start = at + (field.length - field.trimStart().length);
         const end = at + field.trimEnd().length;
         at += field.length + 1;
         const inside = words.filter((w) => w.start >= start && w.end <= end);
-        if (!inside.length || inside.length > 4 || inside.some((w) => w.used) || end - start < 4) continue;
+        // a field that is a US state's two-letter code ("…, Napa, CA '11"): the state (its `states` fact)
+        const state = inside.length === 1 && !inside[0]!.used && /^[A-Z]{2}$/.test(inside[0]!.text) ? this.stateByCode.get(inside[0]!.text) : undefined;
+        if (state) {
+          const w = inside[0]!;
+          w.used = true;
+          mentions.push({ start: w.start, end: w.end, text: w.text, role: 'geography', candidate: { entity: state.idx, score: 92, matchedOn: 'alias', value: w.text }, shared: false });
+          continue;
+        }
+        // a one-word name read as part of a name leaves its field free ("Amorone Della Valpolicella")
+        const loose = (w: Word) => mentions.some((m) => embedded.has(m) && m.start === w.start && m.end === w.end);
+        // (never the first field: catalogue lines begin with the producer)
+        if (index === 0 || !inside.length || inside.length > 4 || inside.some((w) => w.used && !loose(w)) || end - start < 4) continue;
         const r = this.resolver.resolve(text.slice(inside[0]!.start, inside[inside.length - 1]!.end), 3, undefined, false);
         const top = r.candidates[0];
         if (!top) continue;
@@ -250,6 +271,7 @@ export class LineParser {
         if (e.type !== 'wine_geography' && e.type !== 'grape') continue;
         const m: LineMention = { start: inside[0]!.start, end: inside[inside.length - 1]!.end, text: text.slice(inside[0]!.start, inside[inside.length - 1]!.end), role: this.roleOf(e), candidate: top, shared: r.state === 'ambiguous' };
         for (const w of inside) w.used = true;
+        for (let k = mentions.length - 1; k >= 0; k--) if (mentions[k]!.start >= m.start && mentions[k]!.end <= m.end) mentions.splice(k, 1);
         mentions.push(m);
         guessed.add(m);
       }
@@ -260,12 +282,15 @@ export class LineParser {
       }
     }
     const clear = mentions.filter((m) => !embedded.has(m));
-    const primary = this.primaryOf(mentions, embedded);
+    const primary = this.primaryOf(mentions, embedded, guessed);
     const reasons: string[] = [];
     if (primary) {
       if (primary.shared) reasons.push('the primary name is shared by several entities');
       if (guessed.has(primary)) reasons.push(`"${primary.text}" is no whole name: read as ${this.kb.entities[primary.candidate.entity]!.name} by its start or a misspelling`);
       const p0 = this.kb.entities[primary.candidate.entity]!;
+      // a state read from its code, beside a field nothing explains: that field may name a place inside it
+      if (primary.candidate.value === primary.text && /^[A-Z]{2}$/.test(primary.text) && unexplained.some((u) => /^\p{Lu}/u.test(u.text) && u.start > text.indexOf(',')))
+        reasons.push(`a field nothing explains may name a place inside ${p0.name}`);
       if (p0.type === 'wine_geography' && p0.facts.level?.value === 'country') reasons.push('only a country is named: the country does not define the wine');
       const grapes = new Set(mentions.filter((m) => this.kb.entities[m.candidate.entity]!.type === 'grape').map((m) => m.candidate.entity));
       if (p0.type === 'grape' && grapes.size > 1) reasons.push('several grapes and no place: a blend names no single grape');
@@ -301,7 +326,7 @@ export class LineParser {
 
   /** A one-word mention right after a capitalised word that nothing explains. */
   private embedded(m: LineMention, words: Word[], text: string, terms: LineTerm[], embedded: Set<LineMention>, mentions: LineMention[]): boolean {
-    if (/[\s\-'’]/.test(m.text.trim())) return false;
+    if (/[\s\-'’]/.test(m.text.trim())) return this.afterLongRun(m, words, text);
     const i = words.findIndex((w) => w.start === m.start);
     let prev = i > 0 ? words[i - 1] : undefined;
     // a lower-case particle inside a name ("Sangre de Toro", "Benjamin de Rothschild") joins the run
@@ -318,6 +343,24 @@ export class LineParser {
     return !(next && (next.kind === 'designation' || next.kind === 'traditional_term'));
   }
 
+  /**
+   * A name of several words after a run of at least RUN capitalised words nothing explains (particles
+   * such as "de" inside the run allowed): "Vreta Kloster Nanobryggeri St. Helena" is a brewery.
+   */
+  private afterLongRun(m: LineMention, words: Word[], text: string): boolean {
+    let i = words.findIndex((w) => w.start === m.start) - 1;
+    let caps = 0;
+    let end = m.start;
+    for (; i >= 0; i--) {
+      const w = words[i]!;
+      if (w.used || !/^[\s\-'’.]*$/.test(text.slice(w.end, end))) break;
+      if (/^\p{Lu}/u.test(w.text)) caps++;
+      else if (!STOP_WORDS.has(w.text.toLowerCase())) break;
+      end = w.start;
+    }
+    return caps >= RUN;
+  }
+
   /** A one-word mention right before a capitalised word that nothing explains. */
   private beforeUnexplained(m: LineMention, words: Word[], text: string): boolean {
     if (/[\s\-'’]/.test(m.text.trim())) return false;
@@ -325,7 +368,7 @@ export class LineParser {
     return !!next && !next.used && /^\p{Lu}/u.test(next.text) && /^\s+$/.test(text.slice(m.end, next.start));
   }
 
-  private primaryOf(mentions: LineMention[], embedded: Set<LineMention>): LineMention | null {
+  private primaryOf(mentions: LineMention[], embedded: Set<LineMention>, guessed: Set<LineMention>): LineMention | null {
     const rank = (m: LineMention): number => {
       const e = this.kb.entities[m.candidate.entity]!;
       // a country defines no wine: it comes after the grape, the style and the spirit
@@ -346,7 +389,9 @@ export class LineParser {
       }
       // at equal rank: a name of more words (more specific), then one that is no part of a name
       const words = (x: LineMention) => x.text.trim().split(/[\s\-]+/).length;
-      if (rank(m) < rank(best) || (rank(m) === rank(best) && (words(m) > words(best) || (words(m) === words(best) && embedded.has(best) && !embedded.has(m))))) best = m;
+      // (a name read from a field by its start or a misspelling loses every tie)
+      const tie = rank(m) === rank(best) && (guessed.has(best) !== guessed.has(m) ? guessed.has(best) : words(m) > words(best) || (words(m) === words(best) && embedded.has(best) && !embedded.has(m)));
+      if (rank(m) < rank(best) || tie) best = m;
     }
     return best;
   }
