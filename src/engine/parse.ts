@@ -164,6 +164,13 @@ export class LineParser {
       const lastWord = f1[f1.length - 1]!;
       if (!this.resolver.isNameWord(f0[0]!) || !this.resolver.isNameWord(lastWord) || (j - i > 1 && STOP_WORDS.has(lastWord))) return false;
       for (let k = i + 1; k < j; k++) if (!/^[\s\-'’.]*$/.test(text.slice(words[k - 1]!.end, words[k]!.start))) return false;
+      // two neighbouring words of a name are indexed together ("clotilde davenne" is in no name): a span
+      // with a pair that no name holds is skipped before any look-up (particles are left out of pairs)
+      for (let k = i + 1; k < j; k++) {
+        const a = folded[k - 1]![folded[k - 1]!.length - 1]!;
+        const b = folded[k]![0]!;
+        if (!STOP_WORDS.has(a) && !STOP_WORDS.has(b) && !this.resolver.isNameWord(a + b)) return false;
+      }
       const start = words[i]!.start;
       const end = words[j - 1]!.end;
       const span = text.slice(start, end);
