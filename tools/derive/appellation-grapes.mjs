@@ -31,6 +31,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadKnowledgeBase } from '../../src/engine/kb/load.ts';
 import { exactForm, fold } from '../../src/engine/normalize.ts';
+import { parseCsv } from './beer-styles.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const REF = path.resolve(ROOT, '..', 'shared', 'reference');
@@ -44,24 +45,6 @@ const writeWhole = (file, data) => {
   fs.writeFileSync(`${file}.tmp`, JSON.stringify(data, null, 1) + '\n');
   fs.renameSync(`${file}.tmp`, file);
 };
-
-/** Minimal CSV reader (quoted fields, doubled quotes). */
-function parseCsv(text) {
-  const rows = [];
-  let row = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; } else if (c === '"') quoted = false; else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') { row.push(field); field = ''; } else if (c === '\n') { row.push(field); rows.push(row); row = []; field = ''; } else if (c !== '\r') field += c;
-  }
-  if (field || row.length) { row.push(field); rows.push(row); }
-  const [head, ...body] = rows;
-  return body.filter((r) => r.length === head.length).map((r) => Object.fromEntries(head.map((h, i) => [h, r[i]])));
-}
 
 const SOURCES = [
   {
@@ -149,6 +132,16 @@ const titleCase = (s) => s.toLowerCase().replace(/\s+/g, ' ').trim().replace(/(^
 const newGrapes = new Map(); // key → record
 const stats = { rows: leads.length, noAppellation: 0, matchedExisting: 0, matchedNew: 0, unmatched: new Map(), ambiguousName: 0, nameTaken: 0 };
 
+/** A grape record from a row of the fuller VIVC table, every fact cited to VIVC through the scrape. */
+function vivcGrape(key, name, row, notes) {
+  const loc = `https://www.vivc.de/index.php?r=passport%2Fview&id=${row.vivc_number}`;
+  const cite = (value) => ({ value, source: 'vivc-full-scrape', locator: loc });
+  const facts = { vivc_id: cite(row.vivc_number), vivc_prime_name: cite(row.prime_name.replace(/\s+/g, ' ').trim()) };
+  if (COLOUR[row.berry_colour]) facts.berry_colour = cite(COLOUR[row.berry_colour]);
+  if (row.country_of_origin) facts.country_of_origin = cite(row.country_of_origin);
+  return { key, type: 'grape', name, review: 'reviewed', aliases: [], facts, notes };
+}
+
 /** The grape key a lead name stands for, creating a VIVC-backed record when none exists; null when unsure. */
 function grapeFor(name) {
   const k = key(name);
@@ -164,17 +157,8 @@ function grapeFor(name) {
   const gkey = `grape/${slug(name)}`;
   if (!newGrapes.has(gkey)) {
     if (entities.some((e) => e.key === gkey)) { stats.nameTaken++; return null; }
-    const loc = `https://www.vivc.de/index.php?r=passport%2Fview&id=${row.vivc_number}`;
-    const facts = {
-      vivc_id: { value: row.vivc_number, source: 'vivc-full-scrape', locator: loc },
-      vivc_prime_name: { value: row.prime_name.replace(/\s+/g, ' ').trim(), source: 'vivc-full-scrape', locator: loc },
-    };
-    if (COLOUR[row.berry_colour]) facts.berry_colour = { value: COLOUR[row.berry_colour], source: 'vivc-full-scrape', locator: loc };
-    if (row.country_of_origin) facts.country_of_origin = { value: row.country_of_origin, source: 'vivc-full-scrape', locator: loc };
-    newGrapes.set(gkey, {
-      key: gkey, type: 'grape', name: /^[\p{Lu}\s\-']+$/u.test(name) ? titleCase(name) : name, review: 'reviewed', aliases: [], facts,
-      notes: `Named in the grape rules of an EU wine PDO (eAmbrosia single document, as extracted by Candiago et al.); matched to VIVC ${row.vivc_number} "${row.prime_name.trim()}" by exact prime name (case, accents and spacing aside).`,
-    });
+    newGrapes.set(gkey, vivcGrape(gkey, /^[\p{Lu}\s\-']+$/u.test(name) ? titleCase(name) : name, row,
+      `Named in the grape rules of an EU wine PDO (eAmbrosia single document, as extracted by Candiago et al.); matched to VIVC ${row.vivc_number} "${row.prime_name.trim()}" by exact prime name (case, accents and spacing aside).`));
   }
   stats.matchedNew++;
   return gkey;
@@ -196,17 +180,8 @@ for (const f of fs.readdirSync(ruleDir).filter((x) => x.endsWith('.json') && pat
       const rows = vivcBySlug.get(g.grape.slice('grape/'.length));
       if (rows?.length !== 1) { console.log(`no single VIVC row for ${g.grape} (${set.appellation}, ${f})`); continue; }
       const row = rows[0];
-      const loc = `https://www.vivc.de/index.php?r=passport%2Fview&id=${row.vivc_number}`;
-      const facts = {
-        vivc_id: { value: row.vivc_number, source: 'vivc-full-scrape', locator: loc },
-        vivc_prime_name: { value: row.prime_name.replace(/\s+/g, ' ').trim(), source: 'vivc-full-scrape', locator: loc },
-      };
-      if (COLOUR[row.berry_colour]) facts.berry_colour = { value: COLOUR[row.berry_colour], source: 'vivc-full-scrape', locator: loc };
-      if (row.country_of_origin) facts.country_of_origin = { value: row.country_of_origin, source: 'vivc-full-scrape', locator: loc };
-      newGrapes.set(g.grape, {
-        key: g.grape, type: 'grape', name: titleCase(row.prime_name), review: 'reviewed', aliases: [], facts,
-        notes: `Named in the grape rules of ${set.appellation} (data/appellation-grapes/${f}, source ${set.source}); VIVC ${row.vivc_number} "${row.prime_name.trim()}".`,
-      });
+      newGrapes.set(g.grape, vivcGrape(g.grape, titleCase(row.prime_name), row,
+        `Named in the grape rules of ${set.appellation} (data/appellation-grapes/${f}, source ${set.source}); VIVC ${row.vivc_number} "${row.prime_name.trim()}".`));
     }
   }
 }
