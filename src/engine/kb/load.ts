@@ -109,6 +109,16 @@ function readRootFile(dataDir: string, name: string, problems: Problem[]): { fil
   }
 }
 
+/** One JSON object at the root of data/ checked against its schema (a problem names its first error). */
+function readRootObject<T>(dataDir: string, name: string, schema: TSchema, problems: Problem[]): { file: string; rec: T }[] {
+  const C = TypeCompiler.Compile(schema);
+  return readRootFile(dataDir, name, problems).flatMap(({ file, data }) => {
+    if (C.Check(data)) return [{ file, rec: data as T }];
+    problems.push({ file, record: '-', field: [...C.Errors(data)][0]?.path ?? '/', message: 'does not fit the schema' });
+    return [];
+  });
+}
+
 function checkArray<T>(schema: TSchema, files: { file: string; data: unknown }[], idOf: (r: any, i: number) => string, problems: Problem[]) {
   const C = TypeCompiler.Compile(schema);
   const out: { file: string; rec: T }[] = [];
@@ -184,13 +194,7 @@ export function loadKnowledgeBase(dataDir: string): { kb: KnowledgeBase; problem
   // name gets it as an alias ("Czech Republic" for Czechia); names with a comma are official long forms
   // and only their head ("Korea") is kept, for the resolver's place-name check.
   let placeNames: string[] = [];
-  for (const { file, data } of readRootFile(dataDir, 'place-names.json', problems)) {
-    const C = TypeCompiler.Compile(PlaceNamesSchema);
-    if (!C.Check(data)) {
-      problems.push({ file, record: '-', field: [...C.Errors(data)][0]?.path ?? '/', message: 'does not fit the schema' });
-      continue;
-    }
-    const pn = data as PlaceNamesRecord;
+  for (const { file, rec: pn } of readRootObject<PlaceNamesRecord>(dataDir, 'place-names.json', PlaceNamesSchema, problems)) {
     needSource(file, '-', 'source', pn.source);
     placeNames = pn.names.map((n) => n.name.split(',')[0]!.trim());
     const countryByCode = new Map<string, { file: string; rec: EntityRecord }>();
@@ -209,14 +213,9 @@ export function loadKnowledgeBase(dataDir: string): { kb: KnowledgeBase; problem
 
   // data/place-names-cldr.json: country names in other languages (tools/derive/cldr-place-names.mjs); place
   // names only, never aliases (a country the knowledge base lacks stays unresolved)
-  for (const { file, data } of readRootFile(dataDir, 'place-names-cldr.json', problems)) {
-    const C = TypeCompiler.Compile(PlaceNamesSchema);
-    if (!C.Check(data)) {
-      problems.push({ file, record: '-', field: [...C.Errors(data)][0]?.path ?? '/', message: 'does not fit the schema' });
-      continue;
-    }
-    needSource(file, '-', 'source', (data as PlaceNamesRecord).source);
-    for (const n of (data as PlaceNamesRecord).names) placeNames.push(n.name);
+  for (const { file, rec } of readRootObject<PlaceNamesRecord>(dataDir, 'place-names-cldr.json', PlaceNamesSchema, problems)) {
+    needSource(file, '-', 'source', rec.source);
+    for (const n of rec.names) placeNames.push(n.name);
   }
 
   // data/aliases/*.json: aliases added to records kept elsewhere (often files derived by a script)
@@ -396,13 +395,8 @@ export function loadKnowledgeBase(dataDir: string): { kb: KnowledgeBase; problem
 
   // label words of the line parser: each kind and colour word cites its source
   let labelTerms: LabelTermsRecord = { kinds: [], colours: [] };
-  for (const { file, data } of readRootFile(dataDir, 'label-terms.json', problems)) {
-    const C = TypeCompiler.Compile(LabelTermsSchema);
-    if (!C.Check(data)) {
-      problems.push({ file, record: '-', field: [...C.Errors(data)][0]?.path ?? '/', message: 'does not fit the schema' });
-      continue;
-    }
-    labelTerms = data as LabelTermsRecord;
+  for (const { file, rec } of readRootObject<LabelTermsRecord>(dataDir, 'label-terms.json', LabelTermsSchema, problems)) {
+    labelTerms = rec;
     labelTerms.kinds.forEach((k, i) => needSource(file, k.kind, `kinds[${i}].source`, k.source));
     labelTerms.colours.forEach((c, i) => needSource(file, c.term, `colours[${i}].source`, c.source));
   }
