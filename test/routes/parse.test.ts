@@ -70,6 +70,18 @@ describe('GET /v1/parse', () => {
     assert.deepEqual(rest, keyed);
   });
 
+  test('hostile input: a control character is a 400 naming the parameter; odd lines are read without error', async () => {
+    const bad = await get(`/v1/parse?text=${encodeURIComponent('Barolo\u0007 2015')}`);
+    assert.equal(bad.statusCode, 400);
+    assert.equal(bad.json().error.code, 'INVALID_REQUEST');
+    for (const line of [',,,,,,,,', '’’’ 99 % % % 75cl cl', '🍷 Barolo 🍷 2015', 'ברולו Barolo', 'X'.repeat(300), 'de de de de de de de de', '1999 2000 2001 NV N.V.']) {
+      const r = await get(`/v1/parse?text=${encodeURIComponent(line)}`);
+      assert.equal(r.statusCode, 200, line);
+      const b = r.json();
+      for (const s of [...b.mentions, ...b.terms, ...b.unexplained]) assert.equal(line.slice(s.start, s.end), s.text, line);
+    }
+  });
+
   test('without a key the keyed endpoint is 401', async () => {
     assert.equal((await get('/v1/parse?text=Barolo', {})).statusCode, 401);
   });
