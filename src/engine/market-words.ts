@@ -195,3 +195,38 @@ export class Inflections {
     return [...out].slice(0, max);
   }
 }
+
+/**
+ * The words that join the items of a list ("dortmunder och helles", "kuohuviinit ja samppanjat",
+ * "porter and stout"), as Unicode CLDR writes them for the catalogue languages: read from Node's own
+ * ICU data (`Intl.ListFormat`, conjunction and disjunction patterns), never typed by hand. Words of
+ * one letter (Spanish "y", Italian "e") are left out: they occur inside names ("Castilla y León").
+ */
+export const LIST_LOCALES = ['en', 'sv', 'fi', 'nb', 'nn', 'da', 'de'] as const;
+
+export function listWords(locales: readonly string[] = LIST_LOCALES): Set<string> {
+  const words = new Set<string>();
+  for (const locale of locales) {
+    for (const type of ['conjunction', 'disjunction'] as const) {
+      const text = new Intl.ListFormat(locale, { type }).format(['\u0001', '\u0002']);
+      const between = text.slice(text.indexOf('\u0001') + 1, text.indexOf('\u0002'));
+      for (const w of fold(exactForm(between)).split(' ')) if (w.length >= 2) words.add(w);
+    }
+  }
+  return words;
+}
+
+/**
+ * The sides of a list query, or null: "dortmunder och helles" → ["dortmunder", "helles"]. Two to four
+ * non-empty sides; the tokens are the query's folded words.
+ */
+export function listSides(tokens: string[], words: ReadonlySet<string>): string[] | null {
+  if (tokens.length < 3) return null;
+  const sides: string[][] = [[]];
+  for (const t of tokens) {
+    if (words.has(t)) sides.push([]);
+    else sides[sides.length - 1]!.push(t);
+  }
+  if (sides.length < 2 || sides.length > 4 || sides.some((s) => s.length === 0)) return null;
+  return sides.map((s) => s.join(' '));
+}

@@ -52,7 +52,7 @@
 import {
   abbreviationSplit, damerau, deletionHashes, exactForm, fold, GENERIC_WORDS, indexVariants, isWeakWord, queryForms, STOP_WORDS, typoBudget,
 } from './normalize.ts';
-import { DesignationWords, Inflections, type DesignationWord, type QueryTerm } from './market-words.ts';
+import { DesignationWords, Inflections, listSides, listWords, type DesignationWord, type QueryTerm } from './market-words.ts';
 
 export const RESOLVE_THRESHOLD = 55;
 /** Suggestions on an unresolved answer: names scoring at least this, at most SUGGESTION_LIMIT of them. */
@@ -354,6 +354,10 @@ export class Resolver {
   private readonly prominence: Float64Array; // entity → bonus for partial matches
   private readonly asked: Uint8Array; // entity → 1 when public demand data names it (it has DEMAND_BONUS in the partial tiers)
   private readonly strongStamp: Int32Array; // entity → offerPartials call that found it strong (scratch)
+  /** name index → 1 when the name is an alias given as another language's name (CLDR country names and the like) */
+  private readonly foreignAlias: Uint8Array;
+  /** the words that join a list's items (CLDR list patterns, `listWords`) */
+  private readonly listWords = listWords();
   private strongEpoch = 0;
   private readonly tieBreak: (a: number, b: number) => number;
   /** Candidates best first: score, then the caller's tie-break. */
@@ -420,6 +424,7 @@ export class Resolver {
     this.prominence = new Float64Array(entities);
     this.strongStamp = new Int32Array(entities);
     const otherLanguage = names.map((_, i) => options.aliasKinds?.[i] === 'other_language' || options.aliasKinds?.[i] === 'abbreviation');
+    this.foreignAlias = Uint8Array.from(names, (_, i) => (options.aliasKinds?.[i] === 'other_language' ? 1 : 0));
     names.forEach((n, i) => {
       if (n.field === 'alias') aliases.set(n.entity, (aliases.get(n.entity) ?? 0) + 1);
       for (const apostrophe of ['', ' '] as const) push(this.exactMap, exactForm(n.value, apostrophe), i);
@@ -606,6 +611,7 @@ export class Resolver {
     }
     // a country name is answered by a name equal to it or not at all ("India" is not Indiana)
     const place = whole.place;
+    let listQuery = false;
     if (!whole.empty && !whole.outOfScope && !place) {
       // Other taxonomies' forms: "Saison / Farmhouse Ale", "American Pale Ale (APA)", plurals
       // ("CANADIAN WHISKIES"). Each part is resolved on its own; its candidates rank a little lower.
@@ -613,7 +619,18 @@ export class Resolver {
       // Other languages' inflections ("viskit", "likörer") and compounds ("maltwhisky"), when no name
       // equals the query as typed (a partial or typo match may be the worse reading: "viskit" is a
       // typo of "Viski" and its Finnish plural)
-      const readings = hasAtLeast(best, EXACT_FLOOR) ? [] : this.inflections.readings(whole.tokens);
+      const named = hasAtLeast(best, EXACT_FLOOR);
+      const readings = named ? [] : this.inflections.readings(whole.tokens);
+      // a list ("dortmunder och helles", "porter and stout") names each of its sides, none for sure
+      const sides = named ? null : listSides(whole.tokens, this.listWords);
+      if (sides) {
+        listQuery = true;
+        for (const side of sides) {
+          const sideTokens = side.split(' ');
+          parts.push(side, ...queryParts(side, sideTokens, this.isIndexWord));
+          readings.push(...this.inflections.readings(sideTokens));
+        }
+      }
       for (const part of [...parts, ...readings]) {
         const partBest = new Map<number, Candidate>();
         // a reading counts only where it names a whole name ("rommit" read as "rom" is Rom, not the start of Roma)
@@ -664,8 +681,23 @@ export class Resolver {
     // "Negron", "Patagonia" not the Norwegian "Catalonia")
     // so is a misspelling of a short name (one edit in five letters: "añejo" is not the place Añelo)
     const synonymTypo = whole.tokens.length === 1 && (top.matchedOn === 'alias_typo' || (top.matchedOn === 'canonical_typo' && whole.tokens[0]!.length <= SHORT_TYPO));
-    const state = shared || close || fallback || synonymTypo || whole.weakPartial.has(top.entity) ? 'ambiguous' : 'resolved';
+    // an alias of one entity that is, word for word, inside the official names of two or more others is a
+    // generic term: "blended whisky" is US law's name for one whisky, and Scotch law's "Blended Scotch
+    // Whisky", "Blended Malt Scotch Whisky"… hold it too
+    const genericAlias = (top.matchedOn === 'alias' || top.matchedOn === 'alias_folded') && whole.tokens.length >= 2 && this.extendedByOthers(top, ranked, whole.tokens);
+    const state = shared || close || fallback || synonymTypo || listQuery || genericAlias || whole.weakPartial.has(top.entity) ? 'ambiguous' : 'resolved';
     return { state, candidates: ranked.slice(0, limit), suggestions: [], coverage: null, terms };
+  }
+
+  /** Whether two or more other candidates' canonical names hold every word of the query (see `genericAlias`). */
+  private extendedByOthers(top: Candidate, ranked: Candidate[], tokens: string[]): boolean {
+    let n = 0;
+    for (const c of ranked) {
+      if (c === top || c.matchedOn !== 'canonical_prefix') continue;
+      const words = fold(exactForm(c.value)).split(' ');
+      if (tokens.every((t) => words.includes(t)) && ++n >= 2) return true;
+    }
+    return false;
   }
 
   /**
@@ -992,7 +1024,10 @@ export class Resolver {
         // drink or a town ("sambuca" is not "Sambuca di Sicilia", "moscato" not "Moscato d'Asti")
         (tokens.length === 1 && !abbr && form.first === 0 && form.tokens.length > 2 && form.weights[1] === 0 && (acc.mask[i]! & ~1) === 0) ||
         // leaving out a word inside the name changes what it names ("Wild Beer" is not "Wild Specialty Beer")
-        skipsInnerWord(acc.mask[i]!, form.weights);
+        skipsInnerWord(acc.mask[i]!, form.weights) ||
+        // part of a name in another language is no evidence: languages place their qualifiers
+        // differently ("Makedonia" is not "Makedonia Utara", the Malay for North Macedonia)
+        (this.foreignAlias[form.name] === 1 && acc.credit[i]! < form.weight);
       if (isWeak) weak.add(n.entity);
       else this.strongStamp[n.entity] = strong;
       const coverage = Math.min(1, acc.credit[i]! / form.weight);

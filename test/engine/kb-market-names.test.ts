@@ -190,3 +190,39 @@ describe('no confident grape from a cocktail or a brand', () => {
     assert.ok(!r.keys.slice(0, 1).includes('geo/sambuca-di-sicilia'));
   });
 });
+
+describe('lists, foreign name parts, generic aliases and family names (issue 20, sixth session)', () => {
+  test('a catalogue\'s list of two styles is ambiguous, the first side first', () => {
+    const r = resolve('dortmunder och helles');
+    assert.equal(r.state, 'ambiguous');
+    assert.equal(r.top, 'beer/5c-german-helles-exportbier');
+    assert.ok(r.keys.includes('beer/4a-munich-helles'), r.keys.join(' '));
+    const m = resolve('märzen och wienerstil');
+    assert.equal(m.state, 'ambiguous');
+    assert.equal(m.top, 'beer/6a-marzen');
+  });
+
+  test('"Makedonia" is not resolved to North Macedonia through the start of its Malay name', () => {
+    assert.notEqual(resolve('Makedonia').state, 'resolved');
+  });
+
+  test('"blended whisky" lists the US blend first but does not claim it: Scotch law\'s blends hold the words too', () => {
+    const r = resolve('blended whisky');
+    assert.equal(r.state, 'ambiguous');
+    assert.equal(r.top, 'spirit/blended-whiskey-us');
+    assert.ok(r.keys.includes('spirit/blended-scotch-whisky'));
+  });
+
+  test('"Muscat" names a family of varieties: ambiguous, with Muscat of Alexandria and Muscat Ottonel listed', () => {
+    const r = resolve('Muscat');
+    assert.equal(r.state, 'ambiguous');
+    for (const k of ['grape/muscat', 'grape/muscat-of-alexandria', 'grape/muscat-ottonel']) assert.ok(r.keys.includes(k), k);
+    resolvesTo('Muscat Ottonel', 'grape/muscat-ottonel');
+  });
+
+  test('Swedish and Finnish category names from EU texts', () => {
+    topIs('fruktsprit', 'spirit/fruit-spirit');
+    topIs('destillerad gin', 'spirit/distilled-gin');
+    topIs('kuohuviini', 'style/sparkling-wine');
+  });
+});

@@ -5,7 +5,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { Resolver, type ResolvableName, type ResolverOptions, type EntityKind } from '../../src/engine/resolver.ts';
-import { DesignationWords, Inflections } from '../../src/engine/market-words.ts';
+import { DesignationWords, Inflections, listSides, listWords } from '../../src/engine/market-words.ts';
 
 /** entities[i] = [canonical, ...aliases as [name, lang]]; entity i is index i. */
 function build(entities: [string, ...[string, string][]][], options: ResolverOptions = {}) {
@@ -157,5 +157,76 @@ describe('a one-word misspelling of a grape synonym', () => {
   test('a misspelt canonical grape name still resolves', () => {
     const res = r.resolve('mourvedr', 5);
     assert.equal(res.candidates[0]!.entity, 0);
+  });
+});
+
+describe('a list of names ("dortmunder och helles")', () => {
+  const r = build([['German Helles Exportbier', ['Dortmunder', 'en']], ['Munich Helles'], ['Märzen'], ['Rock and Rye'], ['Porter'], ['Stout']]);
+
+  test('the joining words are CLDR\'s list words of the catalogue languages, read from ICU', () => {
+    const words = listWords();
+    for (const w of ['and', 'or', 'och', 'eller', 'ja', 'tai', 'og', 'und', 'oder']) assert.ok(words.has(w), w);
+    // one-letter words (Spanish "y", Italian "e") are never list words: they sit inside names
+    assert.ok(!listWords(['es', 'it']).has('y') && !listWords(['es', 'it']).has('e'));
+    assert.deepEqual(listSides(['dortmunder', 'och', 'helles'], words), ['dortmunder', 'helles']);
+    assert.equal(listSides(['och', 'helles'], words), null);
+    assert.equal(listSides(['porter', 'stout'], words), null);
+  });
+
+  test('each side is looked up, and the answer is ambiguous, never one side for sure', () => {
+    for (const [q, first] of [['dortmunder och helles', 0], ['porter ja stout', 4], ['Porter und Stout', 4]] as const) {
+      const res = r.resolve(q, 5);
+      assert.equal(res.state, 'ambiguous', q);
+      assert.equal(res.candidates[0]!.entity, first, q);
+      assert.ok(res.candidates.length >= 2, q);
+    }
+  });
+
+  test('a name that holds a list word is still the name', () => {
+    const res = r.resolve('Rock and Rye', 5);
+    assert.equal(res.state, 'resolved');
+    assert.equal(res.candidates[0]!.entity, 3);
+  });
+});
+
+describe('part of a name in another language', () => {
+  const names: ResolvableName[] = [
+    { entity: 0, field: 'canonical', value: 'North Macedonia' },
+    { entity: 0, field: 'alias', value: 'Makedonia Utara' },
+    { entity: 1, field: 'canonical', value: 'Côtes du Rhône' },
+    { entity: 1, field: 'alias', value: 'Rhone Valley Wines' },
+  ];
+  const r = new Resolver(names, [], (a, b) => a - b, { aliasKinds: [null, 'other_language', null, 'synonym'], aliasLanguages: [null, 'ms', null, 'en'] });
+
+  test('is no evidence: the start of a foreign name answers at most ambiguous', () => {
+    const res = r.resolve('Makedonia', 5);
+    assert.equal(res.candidates[0]!.entity, 0);
+    assert.equal(res.state, 'ambiguous');
+  });
+
+  test('the whole foreign name still resolves, and part of a name in the same language still may', () => {
+    assert.equal(r.resolve('Makedonia Utara', 5).state, 'resolved');
+    assert.equal(r.resolve('Rhone Valley', 5).state, 'resolved');
+  });
+});
+
+describe('an alias that other entities\' official names extend', () => {
+  const r = build([['Blended whiskey (US)', ['Blended whisky', 'en']], ['Blended Scotch Whisky'], ['Blended Malt Scotch Whisky'], ['Syrah', ['Shiraz', 'en']], ['Sparkling Red']]);
+
+  test('is a generic term: ambiguous, its holder first', () => {
+    const res = r.resolve('blended whisky', 5);
+    assert.equal(res.candidates[0]!.entity, 0);
+    assert.equal(res.state, 'ambiguous');
+  });
+
+  test('an alias no other name extends still resolves', () => {
+    const res = r.resolve('Shiraz', 5);
+    assert.equal(res.candidates[0]!.entity, 3);
+    assert.equal(res.state, 'resolved');
+  });
+
+  test('with one other name that extends it, it still resolves', () => {
+    const one = build([['Blended whiskey (US)', ['Blended whisky', 'en']], ['Blended Scotch Whisky']]);
+    assert.equal(one.resolve('blended whisky', 5).state, 'resolved');
   });
 });
