@@ -226,3 +226,26 @@ describe('lists, foreign name parts, generic aliases and family names (issue 20,
     topIs('kuohuviini', 'style/sparkling-wine');
   });
 });
+
+describe('regions the Nordic catalogues group wines by (data/geographies/market-regions.json)', () => {
+  test('Spanish, Italian, French and New World regions resolve by their own names', () => {
+    for (const [q, key] of [
+      ['Galicia', 'geo/galicia'], ['Andalucía', 'geo/andalucia'], ['Aragón', 'geo/aragon'], ['Lombardia', 'geo/lombardia'],
+      ['Emilia-Romagna', 'geo/emilia-romagna'], ['Trentino-Alto Adige', 'geo/trentino-alto-adige'], ['Sardegna', 'geo/sardegna'],
+      ['Côte de Nuits', 'geo/cote-de-nuits'], ['Sonoma County', 'geo/sonoma-county'], ['Uco Valley', 'geo/valle-de-uco'], ['Tupungato', 'geo/tupungato'],
+    ] as const) topIs(q, key);
+    // "Côte de Nuits" is no longer read as the start of "Côte de Nuits-Villages"
+    resolvesTo('Côte de Nuits', 'geo/cote-de-nuits');
+  });
+
+  test('each has its level, parent and country, each cited', () => {
+    const e = sharedEngine();
+    for (const key of ['geo/galicia', 'geo/lombardia', 'geo/jura', 'geo/sonoma-county', 'geo/valles-calchaquies']) {
+      const rec = e.kb.byKey.get(key)!;
+      for (const f of ['level', 'parent', 'country'] as const) {
+        assert.ok(rec.facts[f], `${key} ${f}`);
+        assert.ok(e.kb.sources.has(rec.facts[f]!.source), `${key} ${f} source`);
+      }
+    }
+  });
+});
