@@ -52,7 +52,7 @@
 import {
   abbreviationSplit, damerau, deletionHashes, exactForm, fold, GENERIC_WORDS, indexVariants, isWeakWord, queryForms, STOP_WORDS, typoBudget,
 } from './normalize.ts';
-import { DesignationWords, Inflections, listSides, listWords, type DesignationWord, type QueryTerm } from './market-words.ts';
+import { DesignationWords, Inflections, LIST_WORDS, listSides, type DesignationWord, type QueryTerm } from './market-words.ts';
 
 export const RESOLVE_THRESHOLD = 55;
 /** Suggestions on an unresolved answer: names scoring at least this, at most SUGGESTION_LIMIT of them. */
@@ -357,7 +357,7 @@ export class Resolver {
   /** name index → 1 when the name is an alias given as another language's name (CLDR country names and the like) */
   private readonly foreignAlias: Uint8Array;
   /** the words that join a list's items (CLDR list patterns, `listWords`) */
-  private readonly listWords = listWords();
+  private readonly listWords = LIST_WORDS;
   private strongEpoch = 0;
   private readonly tieBreak: (a: number, b: number) => number;
   /** Candidates best first: score, then the caller's tie-break. */

@@ -5,7 +5,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { Resolver, type ResolvableName, type ResolverOptions, type EntityKind } from '../../src/engine/resolver.ts';
-import { DesignationWords, Inflections, listSides, listWords } from '../../src/engine/market-words.ts';
+import { DesignationWords, Inflections, LIST_WORDS, listSides, listWords } from '../../src/engine/market-words.ts';
 
 /** entities[i] = [canonical, ...aliases as [name, lang]]; entity i is index i. */
 function build(entities: [string, ...[string, string][]][], options: ResolverOptions = {}) {
@@ -166,6 +166,8 @@ describe('a list of names ("dortmunder och helles")', () => {
   test('the joining words are CLDR\'s list words of the catalogue languages, read from ICU', () => {
     const words = listWords();
     for (const w of ['and', 'or', 'och', 'eller', 'ja', 'tai', 'og', 'und', 'oder']) assert.ok(words.has(w), w);
+    // the resolver's constant is exactly what ICU's CLDR data gives
+    assert.deepEqual([...LIST_WORDS].sort(), [...words].sort());
     // one-letter words (Spanish "y", Italian "e") are never list words: they sit inside names
     assert.ok(!listWords(['es', 'it']).has('y') && !listWords(['es', 'it']).has('e'));
     assert.deepEqual(listSides(['dortmunder', 'och', 'helles'], words), ['dortmunder', 'helles']);
