@@ -71,6 +71,8 @@ const AGE = /(\d{1,2})\s?(?:-\s?)?(?:year|years|yr|yrs|yo|y\.o\.|jahre|ans|años
 const YEAR = /(?<![\p{L}\p{N}])(1[89]\d{2}|20\d{2})(?![\p{L}\p{N}])/gu;
 const SHORT_YEAR = /[’'‘]\s?(\d{2})(?![\p{L}\p{N}%])/gu;
 const NV = /(?<![\p{L}\p{N}])(?:NV|N\.V\.|non[- ]vintage)(?![\p{L}\p{N}])/gu;
+/** Opening quotation marks of a catalogue field (straight, curly, low, guillemets). */
+const QUOTE_OPEN = /^["“„«‘'‚‹]$/u;
 /** Capitalised words nothing explains before a name of several words that make it part of a name. */
 const RUN = 3;
 /** Longest entity name tried, in words. */
@@ -104,6 +106,14 @@ export class LineParser {
     return d?.source ?? null;
   }
 
+  private yearCache = { until: 0, next: 0 };
+  /** Next year (a vintage may be at most that), read from the clock at most once a minute. */
+  private nextYear(): number {
+    const now = Date.now();
+    if (now >= this.yearCache.until) this.yearCache = { until: now + 60_000, next: new Date(now).getUTCFullYear() + 1 };
+    return this.yearCache.next;
+  }
+
   private roleOf(e: Entity): MentionRole {
     if (e.type === 'wine_geography') return e.facts.level?.value === 'appellation' ? 'appellation' : 'geography';
     return e.type;
@@ -123,18 +133,20 @@ export class LineParser {
       return true;
     };
     // 1. numbers with their unit, then the vintage
-    for (const m of text.matchAll(ABV)) addTerm(m, 'abv', `${m[1]!.replace(',', '.')}%`, this.termSource.abv ?? null);
-    for (const m of text.matchAll(VOLUME)) addTerm(m, 'volume', `${m[1]!.replace(',', '.')} ${m[2]!.toLowerCase()}`, this.termSource.volume ?? null);
-    for (const m of text.matchAll(AGE)) addTerm(m, 'age', `${m[1]} years`, this.termSource.age ?? null);
+    // (every unit, age and year has a digit: a line without one skips those patterns)
+    const digits = /\d/.test(text);
+    if (digits) for (const m of text.matchAll(ABV)) addTerm(m, 'abv', `${m[1]!.replace(',', '.')}%`, this.termSource.abv ?? null);
+    if (digits) for (const m of text.matchAll(VOLUME)) addTerm(m, 'volume', `${m[1]!.replace(',', '.')} ${m[2]!.toLowerCase()}`, this.termSource.volume ?? null);
+    if (digits) for (const m of text.matchAll(AGE)) addTerm(m, 'age', `${m[1]} years`, this.termSource.age ?? null);
     let vintage: number | null = null;
-    const nextYear = new Date().getUTCFullYear() + 1;
-    for (const m of text.matchAll(YEAR)) {
+    const nextYear = this.nextYear();
+    if (digits) for (const m of text.matchAll(YEAR)) {
       const y = Number(m[1]);
       if (y < 1900 || y > nextYear || vintage !== null) continue;
       if (addTerm(m, 'vintage', String(y), this.termSource.vintage ?? null)) vintage = y;
     }
     // a two-digit year after an apostrophe, as wine lists print it ("’14", "'08")
-    if (vintage === null) {
+    if (vintage === null && digits) {
       for (const m of text.matchAll(SHORT_YEAR)) {
         const yy = Number(m[1]);
         const y = yy <= nextYear % 100 ? 2000 + yy : 1900 + yy;
@@ -152,29 +164,39 @@ export class LineParser {
       const end = start + m[0].length;
       if (free(start, end)) words.push({ start, end, text: m[0], used: false });
     }
-    // folded words, to skip at once the spans whose first or last word is in no name
-    const folded = words.map((w) => fold(exactForm(w.text)).split(' '));
+    // per word, once: whether a name holds its first and its last folded word, whether only spaces,
+    // hyphens, apostrophes or a dot part it from the word before, and whether it and the word before
+    // are held together by some name (so each span below is checked with array look-ups only)
+    const n = words.length;
+    const startsName = new Uint8Array(n);
+    const endsName = new Uint8Array(n);
+    const joined = new Uint8Array(n);
+    const paired = new Uint8Array(n);
+    let prevLast = '';
+    for (let k = 0; k < n; k++) {
+      const f = fold(exactForm(words[k]!.text)).split(' ');
+      const first = f[0]!;
+      const last = f[f.length - 1]!;
+      startsName[k] = this.resolver.isNameWord(first) ? 1 : 0;
+      // (a name never ends on a particle: "de la Grand" is no name's end; a one-word span is checked apart)
+      endsName[k] = (f.length === 1 ? startsName[k] === 1 : this.resolver.isNameWord(last)) ? (STOP_WORDS.has(last) ? 2 : 1) : 0;
+      if (k > 0) {
+        joined[k] = /^[\s\-'’.]*$/.test(text.slice(words[k - 1]!.end, words[k]!.start)) ? 1 : 0;
+        // two neighbouring words of a name are indexed together ("clotilde davenne" is in no name): a span
+        // with a pair that no name holds is skipped before any look-up (particles are left out of pairs)
+        paired[k] = STOP_WORDS.has(prevLast) || STOP_WORDS.has(first) || this.resolver.isNameWord(prevLast + first) ? 1 : 0;
+      }
+      prevLast = last;
+    }
     const mentions: LineMention[] = [];
     const mention = (i: number, j: number, minWords: number) => {
       // words i … j−1, none used, in one run of the line (only spaces, hyphens, apostrophes or a dot between)
+      if (j - i < minWords || !startsName[i] || endsName[j - 1] === 0 || (j - i > 1 && endsName[j - 1] === 2)) return false;
       for (let k = i; k < j; k++) if (words[k]!.used) return false;
-      const f0 = folded[i]!;
-      const f1 = folded[j - 1]!;
-      // (a name never ends on a particle: "de la Grand" is no name's end)
-      const lastWord = f1[f1.length - 1]!;
-      if (!this.resolver.isNameWord(f0[0]!) || !this.resolver.isNameWord(lastWord) || (j - i > 1 && STOP_WORDS.has(lastWord))) return false;
-      for (let k = i + 1; k < j; k++) if (!/^[\s\-'’.]*$/.test(text.slice(words[k - 1]!.end, words[k]!.start))) return false;
-      // two neighbouring words of a name are indexed together ("clotilde davenne" is in no name): a span
-      // with a pair that no name holds is skipped before any look-up (particles are left out of pairs)
-      for (let k = i + 1; k < j; k++) {
-        const a = folded[k - 1]![folded[k - 1]!.length - 1]!;
-        const b = folded[k]![0]!;
-        if (!STOP_WORDS.has(a) && !STOP_WORDS.has(b) && !this.resolver.isNameWord(a + b)) return false;
-      }
+      for (let k = i + 1; k < j; k++) if (!joined[k] || !paired[k]) return false;
       const start = words[i]!.start;
       const end = words[j - 1]!.end;
       const span = text.slice(start, end);
-      if (j - i < minWords) return false;
       if (j - i === 1) {
         const w = span.toLowerCase();
         if ([...w].length <= 2 || (isWeakWord(w) && !this.colours.has(w))) return false;
@@ -270,7 +292,9 @@ export class LineParser {
         // a one-word name read as part of a name leaves its field free ("Amorone Della Valpolicella")
         const loose = (w: Word) => mentions.some((m) => embedded.has(m) && m.start === w.start && m.end === w.end);
         // (never the first field: catalogue lines begin with the producer)
-        if (index === 0 || !inside.length || inside.length > 4 || inside.some((w) => w.used && !loose(w)) || end - start < 4) continue;
+        // (nor a quoted field: “Clark and Telephone”, "Secateurs," name a cuvée; a whole name inside one is
+        // still read above, only the prefix and typo guess is not made)
+        if (index === 0 || !inside.length || inside.length > 4 || inside.some((w) => w.used && !loose(w)) || end - start < 4 || QUOTE_OPEN.test(text[start]!)) continue;
         const r = this.resolver.resolve(text.slice(inside[0]!.start, inside[inside.length - 1]!.end), 3, undefined, false);
         const top = r.candidates[0];
         if (!top) continue;
@@ -308,11 +332,13 @@ export class LineParser {
         if (q !== p && !this.within(p, q) && !this.within(q, p)) reasons.push(`two places that do not contain each other: ${p.name}, ${q.name}`);
       }
       if (p.grapeRules.length) {
-        const allowed = new Set(p.grapeRules.flatMap((r) => r.grapes.map((g) => g.grape)));
+        const rules = p.grapeRules;
         for (const m of clear) {
           const g = this.kb.entities[m.candidate.entity]!;
+          if (g.type !== 'grape') continue;
+          const allowed = rules.some((r) => r.grapes.some((x) => x.grape === g.key));
           // a grape word right before a capitalised word nothing explains may be a name ("Pascal Jolivet")
-          if (g.type === 'grape' && !allowed.has(g.key) && !this.beforeUnexplained(m, words, text)) reasons.push(`${g.name} is not among the grapes of ${p.name}'s rules`);
+          if (!allowed && !this.beforeUnexplained(m, words, text)) reasons.push(`${g.name} is not among the grapes of ${p.name}'s rules`);
         }
       }
       if (embedded.has(primary)) reasons.push(`"${primary.text}" follows a capitalised word nothing explains (it may be part of a name)`);
