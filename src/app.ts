@@ -17,6 +17,7 @@ import plans from './routes/plans.ts';
 import resolveEntity, { resolveEntityRoute } from './routes/v1/resolve-entity.ts';
 import explain, { explainRoute } from './routes/v1/explain.ts';
 import parse, { parseRoute } from './routes/v1/parse.ts';
+import pairFood, { pairFoodRoute } from './routes/v1/pair-food.ts';
 import pair, { pairRoute } from './routes/v1/pair.ts';
 import compare, { compareRoute } from './routes/v1/compare.ts';
 import entity, { entityRoute } from './routes/v1/entity.ts';
@@ -269,12 +270,12 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}) {
     return app.swagger();
   });
 
-  for (const route of [health, plans, resolveEntity, explain, pair, compare, parse, entity, entities, usage, playground]) {
+  for (const route of [health, plans, resolveEntity, explain, pair, pairFood, compare, parse, entity, entities, usage, playground]) {
     await app.register(async (instance) => route(instance, ctx));
   }
   // realistic examples from the knowledge base on every engine-backed 200 (the document is built once)
   app.addHook('onReady', async () => {
-    await addExamples(app.swagger() as never, ctx, [resolveEntityRoute, explainRoute, pairRoute, compareRoute, parseRoute, entityRoute, entitiesRoute]);
+    await addExamples(app.swagger() as never, ctx, [resolveEntityRoute, explainRoute, pairRoute, pairFoodRoute, compareRoute, parseRoute, entityRoute, entitiesRoute]);
   });
   return app;
 }

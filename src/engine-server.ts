@@ -20,7 +20,7 @@ export function codePointLength(s: string): number {
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
-const TERMS: Record<EngineOp, string[]> = { 'resolve-entity': ['q'], explain: ['q'], pair: ['q'], compare: ['left', 'right'], parse: ['q'], entity: ['id'], entities: [] };
+const TERMS: Record<EngineOp, string[]> = { 'resolve-entity': ['q'], explain: ['q'], pair: ['q'], 'pair-food': ['q'], compare: ['left', 'right'], parse: ['q'], entity: ['id'], entities: [] };
 
 /** The keyed API's parameter rules, so the engine is safe to call directly too. */
 export function engineParamProblem(op: EngineOp, q: Record<string, unknown>): { message: string; parameter: string } | null {
@@ -44,7 +44,7 @@ export function engineParamProblem(op: EngineOp, q: Record<string, unknown>): { 
     }
     return null;
   }
-  if (op === 'resolve-entity' && q.limit !== undefined) {
+  if ((op === 'resolve-entity' || op === 'pair-food') && q.limit !== undefined) {
     const l = q.limit;
     if (typeof l !== 'string' || !/^[0-9]{1,2}$/.test(l) || Number(l) < 1 || Number(l) > 25) {
       return { message: 'Parameter "limit" must be a whole number from 1 to 25.', parameter: 'limit' };
@@ -91,8 +91,10 @@ export function buildEngineServer(engine: Engine, logLevel = 'info', logStream?:
 
 async function main() {
   const config = loadConfig();
-  const app = buildEngineServer(loadEngine(config), config.logLevel, undefined, config.http);
+  const engine = loadEngine(config);
+  const app = buildEngineServer(engine, config.logLevel, undefined, config.http);
   await app.listen({ port: config.port, host: config.host });
+  setImmediate(() => engine.warmFood());
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -26,6 +26,9 @@ export async function startServer(config: Config = loadConfig()) {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   await app.listen({ port: config.port, host: config.host });
+  // the pair-food index (food vocabulary and placed guidance, some 0.2–0.4 s) is built now rather than
+  // on the first /v1/pair-food request
+  setImmediate(() => ctx.engine.warm?.());
   app.log.info({ startup_ms: Math.round(performance.now() - t0), engine: ctx.engine.mode, store: ctx.store.kind, limiter: ctx.limiter.kind }, 'drinks intelligence ready');
   return { app, ctx, close };
 }

@@ -16,7 +16,7 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 
 let engine: Engine | undefined;
 export function sharedEngine(): Engine {
-  return (engine ??= new Engine(loadKnowledgeBaseOrThrow(path.join(ROOT, 'data'))));
+  return (engine ??= new Engine(loadKnowledgeBaseOrThrow(process.env.KB_DATA_DIR ?? path.join(ROOT, 'data'))));
 }
 
 /** An entity of the shared engine's knowledge base by key, failing the test when it is not served. */

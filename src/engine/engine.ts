@@ -6,10 +6,11 @@ import { Resolver, RESOLVE_THRESHOLD, type Candidate, type EntityKind, type Reso
 import { entityClass } from './kb/entity-class.ts';
 import { LineParser, MENTION_PENALTY, type LineMention } from './parse.ts';
 import { ENTITY_KEY_PREFIX, ENTITY_TYPES, type Fact, type GuidanceItemRecord, type SensoryRecord } from './kb/schema.ts';
+import { FoodEvidence, FoodVocabulary } from './food.ts';
 
 export interface EngineError {
   ok: false;
-  error: { code: 'ENTITY_NOT_RESOLVED' | 'NOT_FOUND' | 'INVALID_REQUEST' | 'INTERNAL_ERROR'; message: string; [k: string]: unknown };
+  error: { code: 'ENTITY_NOT_RESOLVED' | 'FOOD_NOT_RESOLVED' | 'NOT_FOUND' | 'INVALID_REQUEST' | 'INTERNAL_ERROR'; message: string; [k: string]: unknown };
 }
 export type EngineResult = { status: 200; body: Record<string, unknown> } | { status: 404 | 400 | 500; body: EngineError };
 
@@ -17,6 +18,7 @@ export interface ResolveParams { q: string; limit?: number; type?: string; domai
 export interface TermParams { q: string }
 export interface CompareParams { left: string; right: string }
 export interface ParseParams { text: string }
+export interface PairFoodParams { q: string; limit?: number; type?: string; domain?: string }
 export interface EntityParams { id: string }
 export interface ListParams { type?: string; domain?: string; country?: string; parent?: string; limit?: number; cursor?: string }
 
@@ -34,6 +36,11 @@ function invalid(message: string, parameter: string): EngineResult {
 }
 
 export const SENSORY_BOUNDARY = 'No sourced sensory reference expression exists for this entity in this knowledge-base release; none is generated.';
+
+export const PAIR_FOOD_DEFAULT_LIMIT = 10;
+export const PAIR_FOOD_MAX_LIMIT = 25;
+/** Why pair-food names no drink for a food it knows. */
+export const FOOD_BOUNDARY = 'No verified, source-backed pairing evidence in this knowledge-base release pairs a drink with this food or a narrower one. Generic pairing guidance is never substituted.';
 
 /** Why pair returns no guidance: each reason is documented in the OpenAPI document. */
 export const BOUNDARY_REASONS = {
@@ -198,6 +205,96 @@ export class Engine {
         unexplained: line.unexplained,
         implied,
         ambiguity_reasons: line.reasons,
+      },
+    };
+  }
+
+  private foodEvidence?: FoodEvidence<Entity, GuidanceItemRecord>;
+
+  /** The verified guidance items placed in the food vocabulary (built on first use: see warmFood). */
+  food(): FoodEvidence<Entity, GuidanceItemRecord> {
+    if (!this.foodEvidence) {
+      const vocabulary = new FoodVocabulary(this.kb.foodVocabulary());
+      const entries: { entity: Entity; item: GuidanceItemRecord }[] = [];
+      for (const e of this.kb.entities) for (const item of e.pairing?.items ?? []) entries.push({ entity: e, item });
+      this.foodEvidence = new FoodEvidence(vocabulary, entries);
+    }
+    return this.foodEvidence;
+  }
+
+  /** Builds the food index ahead of the first pair-food request (the server calls it after listening). */
+  warmFood(): void {
+    this.food();
+  }
+
+  /**
+   * Drinks for a food, from the verified guidance items read backwards. Ranking: for each drink, the
+   * matching items are grouped by publisher (independent sources); the score is the sum over publishers
+   * of the highest confidence among that publisher's items (confidence already follows the source's
+   * authority, one class lower for a copy); ties go to more publishers, then more items, then the name.
+   */
+  pairFood(p: PairFoodParams): EngineResult {
+    const f = this.typeFilter(p.type, p.domain);
+    if (f && 'status' in f) return f;
+    const limit = p.limit ?? PAIR_FOOD_DEFAULT_LIMIT;
+    const evidence = this.food();
+    const vocabulary = evidence.vocabulary;
+    const terms = vocabulary.recognise(p.q);
+    if (terms.length === 0) {
+      return {
+        status: 404,
+        body: {
+          ok: false,
+          error: {
+            code: 'FOOD_NOT_RESOLVED',
+            message: `No food in the vocabulary matches q "${p.q}". Name a food or dish ("salmon", "goat cheese", "pizza").`,
+            parameter: 'q',
+            suggestions: vocabulary.suggest(p.q),
+          },
+        },
+      };
+    }
+    const nodes = [...new Set(terms.flatMap((t) => t.nodes))];
+    const byDrink = new Map<Entity, GuidanceItemRecord[]>();
+    for (const placed of evidence.itemsFor(nodes)) {
+      if (f && !f(placed.entity)) continue;
+      const list = byDrink.get(placed.entity);
+      if (list) list.push(placed.item);
+      else byDrink.set(placed.entity, [placed.item]);
+    }
+    const ranked = [...byDrink].map(([e, items]) => {
+      const best = new Map<string, number>();
+      for (const it of items) {
+        const publisher = this.kb.sources.get(it.source_key)!.publisher;
+        best.set(publisher, Math.max(best.get(publisher) ?? 0, it.confidence));
+      }
+      let score = 0;
+      for (const c of best.values()) score += c;
+      return { e, items, score: Math.round(score * 100) / 100, sources: best.size };
+    });
+    ranked.sort((a, b) => b.score - a.score || b.sources - a.sources || b.items.length - a.items.length || (a.e.name < b.e.name ? -1 : a.e.name > b.e.name ? 1 : 0));
+    const first = nodes[0]!;
+    return {
+      status: 200,
+      body: {
+        ok: true,
+        query: p.q,
+        food: {
+          matched: terms.map((t) => t.text),
+          category: vocabulary.label(vocabulary.root(first)),
+          entries: nodes.map((n) => ({ id: vocabulary.ids[n], name: vocabulary.label(n) })),
+        },
+        drinks: ranked.slice(0, limit).map((r) => ({
+          ...entityRef(r.e),
+          score: r.score,
+          source_count: r.sources,
+          guidance: r.items.map((it) => this.guidanceOut(it)),
+        })),
+        drinks_total: ranked.length,
+        boundary: ranked.length
+          ? null
+          : { reason: 'no_verified_pairing_evidence_for_food', message: FOOD_BOUNDARY, knowledge_base_version: this.kb.version },
+        vocabulary: { source: vocabulary.record.source, version: vocabulary.record.version, licence: vocabulary.record.licence },
       },
     };
   }

@@ -13,7 +13,7 @@ function undici(): typeof import('undici') {
 import { LRUCache } from 'lru-cache';
 import type { Engine, EngineResult } from '../engine/engine.ts';
 
-export const ENGINE_OPS = ['resolve-entity', 'explain', 'pair', 'compare', 'parse', 'entity', 'entities'] as const;
+export const ENGINE_OPS = ['resolve-entity', 'explain', 'pair', 'pair-food', 'compare', 'parse', 'entity', 'entities'] as const;
 export type EngineOp = (typeof ENGINE_OPS)[number];
 export type EngineParams = Record<string, string | number | undefined>;
 
@@ -42,6 +42,8 @@ export interface EngineClient {
    */
   prepareSync?(op: EngineOp, params: EngineParams): () => EngineAnswer;
   health(): Promise<EngineHealth>;
+  /** Builds what the engine builds on first use (the pair-food index), where the engine is in this process. */
+  warm?(): void;
   close(): Promise<void>;
 }
 
@@ -158,6 +160,8 @@ export function runEngineOp(engine: Engine, op: EngineOp, p: EngineParams): Engi
       return engine.explain({ q: String(p.q) });
     case 'pair':
       return engine.pair({ q: String(p.q) });
+    case 'pair-food':
+      return engine.pairFood({ q: String(p.q), limit: optNum(p.limit), type: opt(p.type), domain: opt(p.domain) });
     case 'compare':
       return engine.compare({ left: String(p.left), right: String(p.right) });
     case 'parse':
@@ -186,6 +190,9 @@ export class InProcessEngineClient implements EngineClient {
   }
   async health(): Promise<EngineHealth> {
     return { ok: true, kb_version: this.engine.version };
+  }
+  warm() {
+    this.engine.warmFood();
   }
   async close() {}
 }

@@ -5,6 +5,7 @@ export const ERROR_CODES = {
   INVALID_REQUEST: { status: 400, meaning: 'A query parameter is missing, empty, repeated, too long or out of range (or a keyed-only parameter was sent to the demo). The message names it.' },
   UNAUTHORIZED: { status: 401, meaning: 'The bearer key is missing, malformed, unknown, revoked or inactive.' },
   ENTITY_NOT_RESOLVED: { status: 404, meaning: 'Nothing in the knowledge base matches the term well enough to act on.' },
+  FOOD_NOT_RESOLVED: { status: 404, meaning: 'pair-food: no food of the food vocabulary is named in q; `suggestions` lists near food names.' },
   NOT_FOUND: { status: 404, meaning: 'No endpoint at this path.' },
   METHOD_NOT_ALLOWED: { status: 405, meaning: 'The path exists but not for this method; see the Allow header.' },
   RATE_LIMITED: { status: 429, meaning: "The key's per-minute request limit is reached; retry after Retry-After seconds." },

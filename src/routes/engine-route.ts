@@ -26,7 +26,7 @@ export interface EngineRouteDef {
   toEngine: (input: Record<string, unknown>, opts: { demo: boolean; demoResultLimit: number }) => EngineParams;
   body: TSchema;
   /** the 404 the endpoint answers when there is nothing to show (never counted), or null */
-  notFound: 'ENTITY_NOT_RESOLVED' | 'NOT_FOUND' | null;
+  notFound: 'ENTITY_NOT_RESOLVED' | 'FOOD_NOT_RESOLVED' | 'NOT_FOUND' | null;
   /** a realistic request for the docs: the query string, and the path parameters if any */
   example: string;
   examplePath?: Record<string, string>;

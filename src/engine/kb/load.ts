@@ -4,7 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import type { TSchema } from '@sinclair/typebox';
+import { Type, type TSchema } from '@sinclair/typebox';
+import type { FoodVocabularyRecord } from '../food.ts';
 import { v5 as uuidv5 } from 'uuid';
 import {
   AliasAdditionSchema, AmbiguitySchema, DesignationSchema, GrapeRuleSetSchema, LabelTermsSchema, type LabelTermsRecord, type DesignationRecord, type GrapeRole, type GrapeRuleSetRecord, OutOfScopeSchema, PlaceNamesSchema, CONFIDENCE_BY_AUTHORITY, copyCeiling, DOMAIN_OF, EntityRecordSchema, FACT_FIELDS, GEO_LEVELS,
@@ -58,7 +59,32 @@ export interface KnowledgeBase {
   labelTerms: LabelTermsRecord;
   /** public demand per entity and per class of entity (data/demand-prior.json, derived by tools/derive/demand-prior.mjs) */
   demandPrior: { classes: Record<string, number>; entities: Record<string, number> };
+  /**
+   * The food vocabulary of /v1/pair-food (data/food/vocabulary.json, derived from the Open Food Facts
+   * taxonomies): read on first call, not at start-up (2.6 MB that only pair-food needs)
+   */
+  foodVocabulary: () => FoodVocabularyRecord;
   draftCount: number;
+}
+
+const FoodVocabularySchema = Type.Object({
+  source: Type.String({ minLength: 1 }),
+  url: Type.String({ minLength: 1 }),
+  retrieved_via: Type.Optional(Type.Object({ url: Type.String(), kind: Type.String(), note: Type.Optional(Type.String()) })),
+  version: Type.String({ minLength: 1 }),
+  licence: Type.String({ minLength: 1 }),
+  derived_by: Type.String(),
+  languages: Type.Array(Type.String()),
+  nodes: Type.Array(Type.Object({ id: Type.String({ minLength: 1 }), names: Type.Record(Type.String(), Type.Array(Type.String())), parents: Type.Array(Type.String()) })),
+});
+const FoodVocabularyCheck = TypeCompiler.Compile(FoodVocabularySchema);
+
+/** data/food/vocabulary.json, checked against its schema; throws naming the file when it does not fit. */
+export function readFoodVocabulary(dataDir: string): FoodVocabularyRecord {
+  const file = path.join(dataDir, 'food', 'vocabulary.json');
+  const data = JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
+  if (!FoodVocabularyCheck.Check(data)) throw new Error(`food/vocabulary.json does not fit its schema at ${[...FoodVocabularyCheck.Errors(data)][0]?.path ?? '/'}`);
+  return data as FoodVocabularyRecord;
 }
 
 export class KnowledgeBaseError extends Error {
@@ -529,8 +555,13 @@ export function loadKnowledgeBase(dataDir: string): { kb: KnowledgeBase; problem
   }
 
   const draftCount = all.length - served.length;
+  if (!fs.existsSync(path.join(dataDir, 'food', 'vocabulary.json'))) {
+    problems.push({ file: 'food/vocabulary.json', record: '-', field: '-', message: 'missing: derive it with tools/derive/food-vocabulary.mjs' });
+  }
+  let food: FoodVocabularyRecord | undefined;
+  const foodVocabulary = () => (food ??= readFoodVocabulary(dataDir));
   return {
-    kb: { version, entities, byKey, byId: new Map(entities.map((e) => [e.id, e])), sources, ambiguities, outOfScope, placeNames, designations, labelTerms, demandPrior, draftCount },
+    kb: { version, entities, byKey, byId: new Map(entities.map((e) => [e.id, e])), sources, ambiguities, outOfScope, placeNames, designations, labelTerms, demandPrior, foodVocabulary, draftCount },
     problems,
   };
 }

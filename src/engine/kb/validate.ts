@@ -6,6 +6,8 @@ import path from 'node:path';
 import { loadKnowledgeBase, type Problem } from './load.ts';
 import { exactForm, fold } from '../normalize.ts';
 import { CONFIDENCE_BY_AUTHORITY, copyCeiling } from './schema.ts';
+import { FoodEvidence, FoodVocabulary } from '../food.ts';
+import type { KnowledgeBase } from './load.ts';
 
 function parseCsv(text: string): Record<string, string>[] {
   const rows: string[][] = [];
@@ -237,6 +239,7 @@ export function validateKnowledgeBase(dataDir: string, referenceDir: string): Va
     }
   }
   auditChecks(dataDir, kb, avas, problems, notices, primeByName);
+  foodChecks(kb, problems, notices);
   return { version: kb.version, entities: kb.entities.length, problems, notices };
 }
 
@@ -518,3 +521,26 @@ const NON_LATIN_LANGS: Record<string, RegExp> = {
   mk: /\p{Script=Cyrillic}/u, ka: /\p{Script=Georgian}/u, hy: /\p{Script=Armenian}/u, zh: /\p{Script=Han}/u,
   ja: /\p{Script=Han}|\p{Script=Hiragana}|\p{Script=Katakana}/u, ko: /\p{Script=Hangul}/u, th: /\p{Script=Thai}/u,
 };
+
+/**
+ * The food vocabulary of /v1/pair-food (issue 23): it must load, and every verified guidance item
+ * should be placed in it by its food_item, dish or food_category; an item placed nowhere is listed as a
+ * notice (pair-food cannot find it), and one placed only by its broad category is counted.
+ */
+export function foodChecks(kb: KnowledgeBase, problems: Problem[], notices: string[]) {
+  let vocabulary: FoodVocabulary;
+  try {
+    vocabulary = new FoodVocabulary(kb.foodVocabulary());
+  } catch (e) {
+    problems.push({ file: 'food/vocabulary.json', record: '-', field: '-', message: (e as Error).message });
+    return;
+  }
+  const entries = kb.entities.flatMap((e) => (e.pairing?.items ?? []).map((item) => ({ entity: e, item })));
+  const evidence = new FoodEvidence(vocabulary, entries);
+  const unplaced = evidence.unplaced();
+  for (const p of unplaced) {
+    notices.push(`pair-food: ${p.entity.key} item "${p.item.pairing_key}" (food_item "${p.item.food_item}", dish ${p.item.dish === null ? 'null' : `"${p.item.dish}"`}, food_category "${p.item.food_category}") names no food of the vocabulary`);
+  }
+  const broad = evidence.placed.filter((p) => p.via === 'food_category').length;
+  notices.push(`pair-food: ${evidence.placed.length - unplaced.length} of ${evidence.placed.length} guidance items placed in the food vocabulary (${broad} only by their food_category), ${unplaced.length} placed nowhere`);
+}

@@ -1,0 +1,80 @@
+// GET /v1/pair-food and its demo twin: from a food to the drinks that verified sources pair with it,
+// with the evidence behind each drink. The guidance items are the pair endpoint's, read backwards
+// through the food vocabulary (src/engine/food.ts).
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { GatewayContext } from '../../gateway/context.ts';
+import { registerDemoTwin } from '../demo-twin.ts';
+import { registerKeyed, type EngineRouteDef } from '../engine-route.ts';
+import { domainFilterParam, EntityRef, termParam, typeFilterParam } from '../schemas.ts';
+import { GuidanceItem } from './pair.ts';
+import { FOOD_BOUNDARY, PAIR_FOOD_DEFAULT_LIMIT, PAIR_FOOD_MAX_LIMIT } from '../../engine/engine.ts';
+
+const pairFoodLimit = Type.Integer({ minimum: 1, maximum: PAIR_FOOD_MAX_LIMIT, default: PAIR_FOOD_DEFAULT_LIMIT, description: `Maximum number of drinks, 1 to ${PAIR_FOOD_MAX_LIMIT}.` });
+
+export const pairFoodRoute: EngineRouteDef = {
+  op: 'pair-food',
+  path: '/v1/pair-food',
+  summary: 'From a food to drinks: the drinks verified sources pair with it, with the evidence for each',
+  description:
+    'Recognises the food in q through the food vocabulary (the Open Food Facts ingredients and categories taxonomies: names in English, French, German, Spanish, Italian and Portuguese, and their hierarchy): the whole of q, else its longest runs of words that name a food ("what goes with salmon?" → salmon), an English plural read as its singular. ' +
+    'Every verified guidance item of the pair endpoint is placed in the vocabulary by its food_item (else its dish, else its food_category); a query finds the items placed on its food or on a narrower one: "fish" finds salmon items, "salmon" finds smoked-salmon items, and "smoked salmon" never finds an item placed only on salmon or fish. ' +
+    'Ranking: for each drink its matching items are grouped by publisher (independent sources); `score` is the sum over publishers of the highest confidence among that publisher\'s items (confidence follows the source\'s authority: 0.9 official bodies and regulators, 0.8 trade bodies, 0.75 educational bodies, 0.6 press, one class lower for a copy); ties go to more publishers (`source_count`), then more items, then the name. Each item keeps its own scope fields (style, geography, age, serving). ' +
+    'A known food with no verified evidence is 200 with `drinks: []` and a `boundary`; generic pairing never fills the gap. A q that names no food is 404 FOOD_NOT_RESOLVED with `suggestions` (not counted).',
+  querystring: ({ maxLength, demo }) =>
+    Type.Object({
+      q: termParam(maxLength, 'q', 'A food or dish, in English, French, German, Spanish, Italian or Portuguese ("salmon", "goat cheese", "saumon fumé").'),
+      ...(demo ? {} : { limit: Type.Optional(pairFoodLimit) }),
+      type: Type.Optional(typeFilterParam),
+      domain: Type.Optional(domainFilterParam),
+    }),
+  toEngine: (query, { demo, demoResultLimit }) => ({
+    q: String(query.q),
+    limit: demo ? demoResultLimit : ((query.limit as number | undefined) ?? PAIR_FOOD_DEFAULT_LIMIT),
+    ...(query.type !== undefined ? { type: String(query.type) } : {}),
+    ...(query.domain !== undefined ? { domain: String(query.domain) } : {}),
+  }),
+  body: Type.Object({
+    ok: Type.Literal(true),
+    query: Type.String({ description: 'q as sent.' }),
+    food: Type.Object({
+      matched: Type.Array(Type.String(), { description: 'The food terms recognised in q, as written.' }),
+      category: Type.String({ description: 'The most general entry above the (first) recognised food in the vocabulary ("fish" for salmon, "cheese" for goat cheese).' }),
+      entries: Type.Array(Type.Object({ id: Type.String({ description: 'The vocabulary entry: "ing:" (ingredients taxonomy) or "cat:" (categories taxonomy), then its Open Food Facts id.' }), name: Type.String() }), { description: 'The vocabulary entries the recognised terms name.' }),
+    }),
+    drinks: Type.Array(
+      Type.Composite([
+        EntityRef,
+        Type.Object({
+          score: Type.Number({ minimum: 0, description: 'Sum over independent publishers of the highest confidence among their matching items (see the ranking above).' }),
+          source_count: Type.Integer({ minimum: 1, description: 'Independent publishers (distinct source publishers) behind the matching items.' }),
+          guidance: Type.Array(GuidanceItem, { description: 'The verified items pairing this drink with the food or a narrower one, in the shape of /v1/pair guidance items.' }),
+        }),
+      ]),
+      { description: 'Best first; at most `limit`.' },
+    ),
+    drinks_total: Type.Integer({ minimum: 0, description: 'How many drinks have matching evidence (before `limit`).' }),
+    boundary: Type.Union(
+      [
+        Type.Object({
+          reason: Type.Literal('no_verified_pairing_evidence_for_food'),
+          message: Type.String({ examples: [FOOD_BOUNDARY] }),
+          knowledge_base_version: Type.String(),
+        }),
+        Type.Null(),
+      ],
+      { description: 'Present as an object exactly when `drinks` is empty (the food is known, the evidence is not there); null otherwise.' },
+    ),
+    vocabulary: Type.Object(
+      { source: Type.String(), version: Type.String(), licence: Type.String() },
+      { description: 'The food vocabulary this answer used, with its version and licence.' },
+    ),
+  }),
+  notFound: 'FOOD_NOT_RESOLVED',
+  example: 'q=salmon',
+};
+
+export default async function pairFood(app: FastifyInstance, ctx: GatewayContext) {
+  registerKeyed(app, ctx, pairFoodRoute);
+  registerDemoTwin(app, ctx, pairFoodRoute);
+}
