@@ -510,6 +510,54 @@ async function readLine() {
   }
 }
 
+/** Drinks for a food from /v1/demo/pair-food: each drink with the verified items behind it, sources linked. */
+async function drinksFor() {
+  const q = ($('food') as HTMLInputElement).value.trim();
+  const status = $('food-status');
+  const out = $('food-result');
+  if (!q) {
+    status.textContent = 'Name a food or dish.';
+    return;
+  }
+  status.textContent = `Looking for drinks to go with “${q}”…`;
+  try {
+    const r = await callDemo('pair-food', { q });
+    if (!r.ok) {
+      const e = r.body?.error ?? {};
+      const hint = Array.isArray(e.suggestions) && e.suggestions.length ? ` Did you mean: ${(e.suggestions as string[]).join(', ')}?` : '';
+      status.textContent = String(e.message ?? `The service answered ${r.status}.`) + hint;
+      out.replaceChildren();
+      return;
+    }
+    const b = r.body;
+    const food = (b.food?.matched ?? []).join(', ');
+    if (!(b.drinks ?? []).length) {
+      status.textContent = `${food}: ${b.boundary?.message ?? 'no verified pairing evidence.'}`;
+      out.replaceChildren();
+      return;
+    }
+    status.textContent = `Drinks that verified sources pair with ${food} (${b.drinks_total} in all, best supported first).`;
+    const drinks = (b.drinks as Json[]).map((d) =>
+      h(
+        'li',
+        { class: 'drink' },
+        entityButton({ entity_id: d.entity_id, canonical_name: d.canonical_name }),
+        ` (${String(d.entity_type).replace(/_/g, ' ')}; ${d.source_count} source${d.source_count === 1 ? '' : 's'})`,
+        h(
+          'ul',
+          { class: 'evidence' },
+          ...(d.guidance as Json[]).map((g) =>
+            h('li', {}, `${g.pairing_text} `, h('q', { lang: String(g.language_code) }, String(g.source_excerpt)), ' — ', sourceLink(g.source_url, String(g.source_publisher))),
+          ),
+        ),
+      ),
+    );
+    out.replaceChildren(h('ol', { class: 'drinks' }, ...drinks));
+  } catch (err) {
+    status.textContent = errorText(err);
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 
 function start() {
@@ -526,6 +574,10 @@ function start() {
   $('line-form').addEventListener('submit', (e) => {
     e.preventDefault();
     void readLine();
+  });
+  $('food-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    void drinksFor();
   });
   document.documentElement.dataset.ready = 'true';
 }

@@ -39,6 +39,10 @@ describe('TypeScript client against a live service', () => {
     assert.equal(byId.data.entity.entity_key, ex.data.profile.entity_key);
     const pair = await c.pair(ex.data.profile.entity_id);
     assert.equal(pair.data.resolution.matched_on, 'entity_id');
+    const pf = await c.pairFood({ q: 'oysters', limit: 3, domain: 'wine' });
+    assert.deepEqual(pf.data.food.matched, ['oysters']);
+    assert.ok(pf.data.drinks.length >= 1 && pf.data.drinks.length <= 3);
+    for (const d of pf.data.drinks) assert.equal(d.domain, 'wine');
     const cmp = await c.compare('syrah', 'grenache');
     assert.equal(cmp.data.comparison.same_entity, false);
     const page = await c.entities({ type: 'beer_style', limit: 2 });
@@ -61,6 +65,7 @@ describe('TypeScript client against a live service', () => {
     };
     await expectCode(c.entity('no-such-entity'), 'NOT_FOUND', 404);
     await expectCode(c.explain('zzqqxxyy'), 'ENTITY_NOT_RESOLVED', 404);
+    await expectCode(c.pairFood({ q: 'zzqqxxyy' }), 'FOOD_NOT_RESOLVED', 404);
     await expectCode(c.entities({ cursor: 'garbage' }), 'INVALID_REQUEST', 400);
     await expectCode(createClient({ baseUrl, apiKey: 'dis_live_unknownkeyunknownkeyunknownkey' }).explain('syrah'), 'UNAUTHORIZED', 401);
   });

@@ -224,6 +224,25 @@ describe('playground page in Chromium', { skip: NO_BROWSER }, () => {
     await close();
   });
 
+  test('what to drink with a food: ranked drinks, each item with its excerpt and a link to its source; a near miss suggests foods', async () => {
+    const { page, close } = await openPage(browser, svc.base);
+    await page.fill('#food', 'oysters');
+    await page.click('#food-form button[type=submit]');
+    await page.waitForSelector('#food-result ol.drinks > li', WAIT);
+    assert.match((await page.textContent('#food-status'))!, /verified sources pair with oysters/);
+    const first = page.locator('#food-result ol.drinks > li').first();
+    assert.ok(await first.locator('button.link').count(), 'the drink opens its entity');
+    const href = await first.locator('ul.evidence li a').first().getAttribute('href');
+    assert.match(href!, /^https?:\/\//);
+    assert.ok((await first.locator('ul.evidence li q').first().textContent())!.length >= 20, 'the excerpt is shown');
+    await shot(page, 'pair-food');
+    await page.fill('#food', 'salomn');
+    await page.click('#food-form button[type=submit]');
+    await page.waitForFunction(() => /Did you mean/.test(document.querySelector('#food-status')?.textContent ?? ''), undefined, WAIT);
+    assert.match((await page.textContent('#food-status'))!, /salmon/);
+    await close();
+  });
+
   test('keyboard only: search, pick a result, read the entity view, start a comparison', async () => {
     const { page, close } = await openPage(browser, svc.base);
     const active = () => page.evaluate(() => ({ id: document.activeElement?.id ?? '', cls: document.activeElement?.className ?? '', text: document.activeElement?.textContent ?? '' }));

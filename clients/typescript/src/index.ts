@@ -28,6 +28,8 @@ export type ExplainResult = Ok<'/v1/explain'>;
 export type PairResult = Ok<'/v1/pair'>;
 export type CompareResult = Ok<'/v1/compare'>;
 export type ParseResult = Ok<'/v1/parse'>;
+export type PairFoodQuery = Query<'/v1/pair-food'>;
+export type PairFoodResult = Ok<'/v1/pair-food'>;
 export type EntityResult = Ok<'/v1/entities/{entity_id}'>;
 export type EntitiesResult = Ok<'/v1/entities'>;
 export type UsageResult = Ok<'/v1/usage'>;
@@ -138,6 +140,8 @@ export function createClient(opts: ClientOptions) {
     explain: (q: string) => call<ExplainResult>('/v1/explain', { params: { query: { q } } }),
     /** verified pairing guidance, or the boundary */
     pair: (q: string) => call<PairResult>('/v1/pair', { params: { query: { q } } }),
+    /** from a food to drinks: the drinks verified sources pair with it, with the evidence (`limit` is keyed only) */
+    pairFood: (query: PairFoodQuery) => call<PairFoodResult>('/v1/pair-food', { params: { query: demo ? { ...query, limit: undefined } : query } }),
     /** two entities side by side */
     compare: (left: string, right: string) => call<CompareResult>('/v1/compare', { params: { query: { left, right } } }),
     /** a product line (wine list, catalogue title, label) read into its primary entity, mentions, terms and vintage */

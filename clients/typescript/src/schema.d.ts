@@ -2882,6 +2882,384 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/demo/pair-food": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * From a food to drinks: the drinks verified sources pair with it, with the evidence for each (keyless demo)
+         * @description Keyless twin of `/v1/pair-food`: the same body plus the `demo` object. Limits: 8 per IP per minute, 20 per IP per hour (IPv6: per /64), 200 per hour per network (IPv4 /24, IPv6 /56) and 400 per IPv6 /48, a daily cap of 5000 across all callers of which one network (IPv4 /24, IPv6 /48) takes at most 10%, query length at most 80. Responses may come from a 300-second cache (`demo.cached`). 200 answers carry a weak ETag and `Cache-Control: public`; If-None-Match with it answers 304, which counts toward the demo limits like a 200.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Domain: wine, spirits or beer. */
+                    domain?: "wine" | "spirits" | "beer";
+                    /** @description A food or dish, in English, French, German, Spanish, Italian or Portuguese ("salmon", "goat cheese", "saumon fumé"). */
+                    q: string;
+                    /** @description Entity type: grape, wine_geography, spirit, beer_style or wine_style (a legally defined wine category, sweetness term or style such as sparkling wine, Brut or Fino); several as a comma list (grape,wine_geography). */
+                    type?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description * */
+                        "Access-Control-Allow-Origin"?: string;
+                        /** @description Keyed: "private, max-age=3600". Demo: "public, max-age=3600". */
+                        "Cache-Control"?: string;
+                        /** @description Keyed: a strong tag of the knowledge-base version and the canonical request, the same on every gateway process. Demo: a weak tag (the body carries per-caller counters). Send it back in If-None-Match to get 304. */
+                        ETag?: string;
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Present as an object exactly when `drinks` is empty (the food is known, the evidence is not there); null otherwise. */
+                            boundary: {
+                                knowledge_base_version: string;
+                                /** @example No verified, source-backed pairing evidence in this knowledge-base release pairs a drink with this food or a narrower one. Generic pairing guidance is never substituted. */
+                                message: string;
+                                /** @enum {string} */
+                                reason: "no_verified_pairing_evidence_for_food";
+                            } | null;
+                            demo: {
+                                /** @description A sample command line for the keyed equivalent. */
+                                authenticated_equivalent: string;
+                                /** @description Whether the body came from the short-lived demo cache. */
+                                cached: boolean;
+                                /** @enum {boolean} */
+                                demo: true;
+                                /** Format: uri */
+                                docs: string;
+                                /** @description Path of the keyed equivalent. */
+                                endpoint: string;
+                                limits: {
+                                    max_query_length: number;
+                                    per_ip_per_hour: number;
+                                    per_ip_per_minute: number;
+                                    resolve_result_limit: number;
+                                };
+                                note: string;
+                                /** Format: uri */
+                                plans: string;
+                                /** @description Demo requests left in the current hour for the caller's IP. */
+                                remaining_this_hour: number;
+                            };
+                            /** @description Best first; at most `limit`. */
+                            drinks: {
+                                canonical_name: string;
+                                domain: "wine" | "spirits" | "beer";
+                                /** Format: uuid */
+                                entity_id: string;
+                                entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
+                                /** @description The verified items pairing this drink with the food or a narrower one, in the shape of /v1/pair guidance items. */
+                                guidance: {
+                                    /** @description Set by the authority of the source: official_regional_wine_body and regulator 0.9, trade_body 0.8, educational_body 0.75, wine_press 0.6; one class lower (0.8, 0.75, 0.6, 0.5) when the source was read in a copy (retrieved_via). */
+                                    confidence: number;
+                                    dish: string | null;
+                                    evidence_version: string;
+                                    food_category: "meat" | "poultry" | "fish" | "seafood" | "vegetable" | "pasta" | "cheese" | "dessert" | "charcuterie" | "egg" | "rice" | "spicy" | "other";
+                                    food_item: string;
+                                    geography_scope: string | null;
+                                    language_code: string;
+                                    oak_scope: string | null;
+                                    pairing_key: string;
+                                    pairing_rationale: string | null;
+                                    pairing_relationship: "recommended" | "suitable" | "avoid";
+                                    pairing_text: string;
+                                    preparation: string | null;
+                                    qualifier: string | null;
+                                    /** @description Present when the excerpt was read in a copy (mirror, reprint, third-party list) rather than at source_url; the confidence is then one class lower. */
+                                    retrieved_via?: {
+                                        kind: string;
+                                        note?: string;
+                                        /** Format: uri */
+                                        url: string;
+                                    };
+                                    serving_scope: string | null;
+                                    source_authority: "official_regional_wine_body" | "regulator" | "trade_body" | "educational_body" | "wine_press";
+                                    /** @description Verbatim quote of the source, at most 300 characters. */
+                                    source_excerpt: string;
+                                    source_key: string;
+                                    source_page: string | number | null;
+                                    source_publisher: string;
+                                    source_section: string;
+                                    source_title: string;
+                                    /** Format: uri */
+                                    source_url: string;
+                                    style_scope: string | null;
+                                    sweetness_scope: string | null;
+                                    /** @enum {string} */
+                                    verification_status: "verified";
+                                    wine_age_scope: string | null;
+                                }[];
+                                /** @description Sum over independent publishers of the highest confidence among their matching items (see the ranking above). */
+                                score: number;
+                                /** @description Independent publishers (distinct source publishers) behind the matching items. */
+                                source_count: number;
+                            }[];
+                            /** @description How many drinks have matching evidence (before `limit`). */
+                            drinks_total: number;
+                            food: {
+                                /** @description The most general entry above the (first) recognised food in the vocabulary ("fish" for salmon, "cheese" for goat cheese). */
+                                category: string;
+                                /** @description The vocabulary entries the recognised terms name. */
+                                entries: {
+                                    /** @description The vocabulary entry: "ing:" (ingredients taxonomy) or "cat:" (categories taxonomy), then its Open Food Facts id. */
+                                    id: string;
+                                    name: string;
+                                }[];
+                                /** @description The food terms recognised in q, as written. */
+                                matched: string[];
+                            };
+                            /** @enum {boolean} */
+                            ok: true;
+                            /** @description q as sent. */
+                            query: string;
+                            /** @description The food vocabulary this answer used, with its version and licence. */
+                            vocabulary: {
+                                licence: string;
+                                source: string;
+                                version: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Not Modified: If-None-Match named the current ETag. No body. Keyed: authenticated, limited and counted like the 200 it stands for. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description INVALID_REQUEST: A query parameter is missing, empty, repeated, too long or out of range (or a keyed-only parameter was sent to the demo). The message names it. */
+                400: {
+                    headers: {
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INVALID_REQUEST";
+                                /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
+                                coverage?: "out_of_scope" | "unknown_term";
+                                /** @description Demo limit errors: the keyed path to call with a key. */
+                                keyed_endpoint?: string;
+                                /** @description What went wrong, naming the parameter or limit involved. */
+                                message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
+                                /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
+                                parameter?: string;
+                                /**
+                                 * Format: uri
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
+                                 */
+                                plans?: string;
+                                /** @description Same value as the X-Request-Id response header. */
+                                request_id: string;
+                                /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
+                                suggestions?: {
+                                    [key: string]: unknown;
+                                }[];
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {boolean} */
+                            ok: false;
+                        };
+                    };
+                };
+                /** @description FOOD_NOT_RESOLVED: pair-food: no food of the food vocabulary is named in q; `suggestions` lists near food names. */
+                404: {
+                    headers: {
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "FOOD_NOT_RESOLVED";
+                                /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
+                                coverage?: "out_of_scope" | "unknown_term";
+                                /** @description Demo limit errors: the keyed path to call with a key. */
+                                keyed_endpoint?: string;
+                                /** @description What went wrong, naming the parameter or limit involved. */
+                                message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
+                                /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
+                                parameter?: string;
+                                /**
+                                 * Format: uri
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
+                                 */
+                                plans?: string;
+                                /** @description Same value as the X-Request-Id response header. */
+                                request_id: string;
+                                /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
+                                suggestions?: {
+                                    [key: string]: unknown;
+                                }[];
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {boolean} */
+                            ok: false;
+                        };
+                    };
+                };
+                /** @description DEMO_RATE_LIMITED: The demo per-IP limit (per minute or per hour) is reached; use a key for more. */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After"?: number;
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "DEMO_RATE_LIMITED";
+                                /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
+                                coverage?: "out_of_scope" | "unknown_term";
+                                /** @description Demo limit errors: the keyed path to call with a key. */
+                                keyed_endpoint?: string;
+                                /** @description What went wrong, naming the parameter or limit involved. */
+                                message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
+                                /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
+                                parameter?: string;
+                                /**
+                                 * Format: uri
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
+                                 */
+                                plans?: string;
+                                /** @description Same value as the X-Request-Id response header. */
+                                request_id: string;
+                                /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
+                                suggestions?: {
+                                    [key: string]: unknown;
+                                }[];
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {boolean} */
+                            ok: false;
+                        };
+                    };
+                };
+                /** @description INTERNAL_ERROR: An unexpected error; it is logged with the request id. */
+                500: {
+                    headers: {
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INTERNAL_ERROR";
+                                /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
+                                coverage?: "out_of_scope" | "unknown_term";
+                                /** @description Demo limit errors: the keyed path to call with a key. */
+                                keyed_endpoint?: string;
+                                /** @description What went wrong, naming the parameter or limit involved. */
+                                message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
+                                /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
+                                parameter?: string;
+                                /**
+                                 * Format: uri
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
+                                 */
+                                plans?: string;
+                                /** @description Same value as the X-Request-Id response header. */
+                                request_id: string;
+                                /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
+                                suggestions?: {
+                                    [key: string]: unknown;
+                                }[];
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {boolean} */
+                            ok: false;
+                        };
+                    };
+                };
+                /** @description DEMO_DISABLED: The keyless demo is switched off on this deployment; use a key. DEMO_DAILY_CAP_REACHED: The demo daily cap across all callers is reached; it renews at 00:00 UTC. ENGINE_UNAVAILABLE: The engine process cannot be reached; retry shortly. STORE_UNAVAILABLE: The key and usage store (or the limiter store) cannot be reached; nothing was counted. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After"?: number;
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "DEMO_DISABLED" | "DEMO_DAILY_CAP_REACHED" | "ENGINE_UNAVAILABLE" | "STORE_UNAVAILABLE";
+                                /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
+                                coverage?: "out_of_scope" | "unknown_term";
+                                /** @description Demo limit errors: the keyed path to call with a key. */
+                                keyed_endpoint?: string;
+                                /** @description What went wrong, naming the parameter or limit involved. */
+                                message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
+                                /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
+                                parameter?: string;
+                                /**
+                                 * Format: uri
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
+                                 */
+                                plans?: string;
+                                /** @description Same value as the X-Request-Id response header. */
+                                request_id: string;
+                                /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
+                                suggestions?: {
+                                    [key: string]: unknown;
+                                }[];
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {boolean} */
+                            ok: false;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/demo/parse": {
         parameters: {
             query?: never;
@@ -4968,6 +5346,415 @@ export interface paths {
                             error: {
                                 /** @enum {string} */
                                 code: "ENTITY_NOT_RESOLVED";
+                                /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
+                                coverage?: "out_of_scope" | "unknown_term";
+                                /** @description Demo limit errors: the keyed path to call with a key. */
+                                keyed_endpoint?: string;
+                                /** @description What went wrong, naming the parameter or limit involved. */
+                                message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
+                                /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
+                                parameter?: string;
+                                /**
+                                 * Format: uri
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
+                                 */
+                                plans?: string;
+                                /** @description Same value as the X-Request-Id response header. */
+                                request_id: string;
+                                /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
+                                suggestions?: {
+                                    [key: string]: unknown;
+                                }[];
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {boolean} */
+                            ok: false;
+                        };
+                    };
+                };
+                /** @description RATE_LIMITED: The key's per-minute request limit is reached; retry after Retry-After seconds. QUOTA_EXCEEDED: The key's monthly plan allowance is used up; it renews on the 1st (UTC) or with a larger plan. */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After"?: number;
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "RATE_LIMITED" | "QUOTA_EXCEEDED";
+                                /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
+                                coverage?: "out_of_scope" | "unknown_term";
+                                /** @description Demo limit errors: the keyed path to call with a key. */
+                                keyed_endpoint?: string;
+                                /** @description What went wrong, naming the parameter or limit involved. */
+                                message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
+                                /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
+                                parameter?: string;
+                                /**
+                                 * Format: uri
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
+                                 */
+                                plans?: string;
+                                /** @description Same value as the X-Request-Id response header. */
+                                request_id: string;
+                                /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
+                                suggestions?: {
+                                    [key: string]: unknown;
+                                }[];
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {boolean} */
+                            ok: false;
+                        };
+                    };
+                };
+                /** @description INTERNAL_ERROR: An unexpected error; it is logged with the request id. */
+                500: {
+                    headers: {
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INTERNAL_ERROR";
+                                /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
+                                coverage?: "out_of_scope" | "unknown_term";
+                                /** @description Demo limit errors: the keyed path to call with a key. */
+                                keyed_endpoint?: string;
+                                /** @description What went wrong, naming the parameter or limit involved. */
+                                message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
+                                /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
+                                parameter?: string;
+                                /**
+                                 * Format: uri
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
+                                 */
+                                plans?: string;
+                                /** @description Same value as the X-Request-Id response header. */
+                                request_id: string;
+                                /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
+                                suggestions?: {
+                                    [key: string]: unknown;
+                                }[];
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {boolean} */
+                            ok: false;
+                        };
+                    };
+                };
+                /** @description STORE_UNAVAILABLE: The key and usage store (or the limiter store) cannot be reached; nothing was counted. ENGINE_UNAVAILABLE: The engine process cannot be reached; retry shortly. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After"?: number;
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: "STORE_UNAVAILABLE" | "ENGINE_UNAVAILABLE";
+                                /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
+                                coverage?: "out_of_scope" | "unknown_term";
+                                /** @description Demo limit errors: the keyed path to call with a key. */
+                                keyed_endpoint?: string;
+                                /** @description What went wrong, naming the parameter or limit involved. */
+                                message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
+                                /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
+                                parameter?: string;
+                                /**
+                                 * Format: uri
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
+                                 */
+                                plans?: string;
+                                /** @description Same value as the X-Request-Id response header. */
+                                request_id: string;
+                                /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
+                                suggestions?: {
+                                    [key: string]: unknown;
+                                }[];
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {boolean} */
+                            ok: false;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pair-food": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * From a food to drinks: the drinks verified sources pair with it, with the evidence for each
+         * @description Recognises the food in q through the food vocabulary (the Open Food Facts ingredients and categories taxonomies: names in English, French, German, Spanish, Italian and Portuguese, and their hierarchy): the whole of q, else its longest runs of words that name a food ("what goes with salmon?" → salmon), an English plural read as its singular. Every verified guidance item of the pair endpoint is placed in the vocabulary by its food_item (else its dish, else its food_category); a query finds the items placed on its food or on a narrower one: "fish" finds salmon items, "salmon" finds smoked-salmon items, and "smoked salmon" never finds an item placed only on salmon or fish. Ranking: for each drink its matching items are grouped by publisher (independent sources); `score` is the sum over publishers of the highest confidence among that publisher's items (confidence follows the source's authority: 0.9 official bodies and regulators, 0.8 trade bodies, 0.75 educational bodies, 0.6 press, one class lower for a copy); ties go to more publishers (`source_count`), then more items, then the name. Each item keeps its own scope fields (style, geography, age, serving). A known food with no verified evidence is 200 with `drinks: []` and a `boundary`; generic pairing never fills the gap. A q that names no food is 404 FOOD_NOT_RESOLVED with `suggestions` (not counted).
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Domain: wine, spirits or beer. */
+                    domain?: "wine" | "spirits" | "beer";
+                    /** @description Maximum number of drinks, 1 to 25. */
+                    limit?: number;
+                    /** @description A food or dish, in English, French, German, Spanish, Italian or Portuguese ("salmon", "goat cheese", "saumon fumé"). */
+                    q: string;
+                    /** @description Entity type: grape, wine_geography, spirit, beer_style or wine_style (a legally defined wine category, sweetness term or style such as sparkling wine, Brut or Fino); several as a comma list (grape,wine_geography). */
+                    type?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Keyed: "private, max-age=3600". Demo: "public, max-age=3600". */
+                        "Cache-Control"?: string;
+                        /** @description Keyed: a strong tag of the knowledge-base version and the canonical request, the same on every gateway process. Demo: a weak tag (the body carries per-caller counters). Send it back in If-None-Match to get 304. */
+                        ETag?: string;
+                        /** @description Monthly allowance of the plan. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Per-minute request limit of the plan. */
+                        "X-RateLimit-Minute-Limit"?: number;
+                        /** @description Requests left in the current one-minute window. */
+                        "X-RateLimit-Minute-Remaining"?: number;
+                        /** @description When the current one-minute window ends: UTC epoch seconds. */
+                        "X-RateLimit-Minute-Reset"?: number;
+                        /** @description Plan of the calling key. */
+                        "X-RateLimit-Plan"?: string;
+                        /** @description Requests left this calendar month (UTC) after this one. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description When the monthly allowance renews: UTC epoch seconds (00:00 UTC on the 1st). */
+                        "X-RateLimit-Reset"?: number;
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Present as an object exactly when `drinks` is empty (the food is known, the evidence is not there); null otherwise. */
+                            boundary: {
+                                knowledge_base_version: string;
+                                /** @example No verified, source-backed pairing evidence in this knowledge-base release pairs a drink with this food or a narrower one. Generic pairing guidance is never substituted. */
+                                message: string;
+                                /** @enum {string} */
+                                reason: "no_verified_pairing_evidence_for_food";
+                            } | null;
+                            /** @description Best first; at most `limit`. */
+                            drinks: {
+                                canonical_name: string;
+                                domain: "wine" | "spirits" | "beer";
+                                /** Format: uuid */
+                                entity_id: string;
+                                entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
+                                /** @description The verified items pairing this drink with the food or a narrower one, in the shape of /v1/pair guidance items. */
+                                guidance: {
+                                    /** @description Set by the authority of the source: official_regional_wine_body and regulator 0.9, trade_body 0.8, educational_body 0.75, wine_press 0.6; one class lower (0.8, 0.75, 0.6, 0.5) when the source was read in a copy (retrieved_via). */
+                                    confidence: number;
+                                    dish: string | null;
+                                    evidence_version: string;
+                                    food_category: "meat" | "poultry" | "fish" | "seafood" | "vegetable" | "pasta" | "cheese" | "dessert" | "charcuterie" | "egg" | "rice" | "spicy" | "other";
+                                    food_item: string;
+                                    geography_scope: string | null;
+                                    language_code: string;
+                                    oak_scope: string | null;
+                                    pairing_key: string;
+                                    pairing_rationale: string | null;
+                                    pairing_relationship: "recommended" | "suitable" | "avoid";
+                                    pairing_text: string;
+                                    preparation: string | null;
+                                    qualifier: string | null;
+                                    /** @description Present when the excerpt was read in a copy (mirror, reprint, third-party list) rather than at source_url; the confidence is then one class lower. */
+                                    retrieved_via?: {
+                                        kind: string;
+                                        note?: string;
+                                        /** Format: uri */
+                                        url: string;
+                                    };
+                                    serving_scope: string | null;
+                                    source_authority: "official_regional_wine_body" | "regulator" | "trade_body" | "educational_body" | "wine_press";
+                                    /** @description Verbatim quote of the source, at most 300 characters. */
+                                    source_excerpt: string;
+                                    source_key: string;
+                                    source_page: string | number | null;
+                                    source_publisher: string;
+                                    source_section: string;
+                                    source_title: string;
+                                    /** Format: uri */
+                                    source_url: string;
+                                    style_scope: string | null;
+                                    sweetness_scope: string | null;
+                                    /** @enum {string} */
+                                    verification_status: "verified";
+                                    wine_age_scope: string | null;
+                                }[];
+                                /** @description Sum over independent publishers of the highest confidence among their matching items (see the ranking above). */
+                                score: number;
+                                /** @description Independent publishers (distinct source publishers) behind the matching items. */
+                                source_count: number;
+                            }[];
+                            /** @description How many drinks have matching evidence (before `limit`). */
+                            drinks_total: number;
+                            food: {
+                                /** @description The most general entry above the (first) recognised food in the vocabulary ("fish" for salmon, "cheese" for goat cheese). */
+                                category: string;
+                                /** @description The vocabulary entries the recognised terms name. */
+                                entries: {
+                                    /** @description The vocabulary entry: "ing:" (ingredients taxonomy) or "cat:" (categories taxonomy), then its Open Food Facts id. */
+                                    id: string;
+                                    name: string;
+                                }[];
+                                /** @description The food terms recognised in q, as written. */
+                                matched: string[];
+                            };
+                            /** @enum {boolean} */
+                            ok: true;
+                            /** @description q as sent. */
+                            query: string;
+                            /** @description The food vocabulary this answer used, with its version and licence. */
+                            vocabulary: {
+                                licence: string;
+                                source: string;
+                                version: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Not Modified: If-None-Match named the current ETag. No body. Keyed: authenticated, limited and counted like the 200 it stands for. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description INVALID_REQUEST: A query parameter is missing, empty, repeated, too long or out of range (or a keyed-only parameter was sent to the demo). The message names it. */
+                400: {
+                    headers: {
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INVALID_REQUEST";
+                                /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
+                                coverage?: "out_of_scope" | "unknown_term";
+                                /** @description Demo limit errors: the keyed path to call with a key. */
+                                keyed_endpoint?: string;
+                                /** @description What went wrong, naming the parameter or limit involved. */
+                                message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
+                                /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
+                                parameter?: string;
+                                /**
+                                 * Format: uri
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
+                                 */
+                                plans?: string;
+                                /** @description Same value as the X-Request-Id response header. */
+                                request_id: string;
+                                /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
+                                suggestions?: {
+                                    [key: string]: unknown;
+                                }[];
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {boolean} */
+                            ok: false;
+                        };
+                    };
+                };
+                /** @description UNAUTHORIZED: The bearer key is missing, malformed, unknown, revoked or inactive. */
+                401: {
+                    headers: {
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "UNAUTHORIZED";
+                                /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
+                                coverage?: "out_of_scope" | "unknown_term";
+                                /** @description Demo limit errors: the keyed path to call with a key. */
+                                keyed_endpoint?: string;
+                                /** @description What went wrong, naming the parameter or limit involved. */
+                                message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
+                                /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
+                                parameter?: string;
+                                /**
+                                 * Format: uri
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
+                                 */
+                                plans?: string;
+                                /** @description Same value as the X-Request-Id response header. */
+                                request_id: string;
+                                /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
+                                suggestions?: {
+                                    [key: string]: unknown;
+                                }[];
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {boolean} */
+                            ok: false;
+                        };
+                    };
+                };
+                /** @description FOOD_NOT_RESOLVED: pair-food: no food of the food vocabulary is named in q; `suggestions` lists near food names. */
+                404: {
+                    headers: {
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "FOOD_NOT_RESOLVED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
                                 /** @description Demo limit errors: the keyed path to call with a key. */
