@@ -562,7 +562,16 @@ export class Engine {
     return { status: 200, body };
   }
 
-  private guidanceOut(it: GuidanceItemRecord) {
+  /** Each item's answer shape, built once (items never change after load; answers only serialise them). */
+  private readonly guidanceShapes = new WeakMap<GuidanceItemRecord, Record<string, unknown>>();
+
+  private guidanceOut(it: GuidanceItemRecord): Record<string, unknown> {
+    let out = this.guidanceShapes.get(it);
+    if (!out) this.guidanceShapes.set(it, (out = this.guidanceShape(it)));
+    return out;
+  }
+
+  private guidanceShape(it: GuidanceItemRecord) {
     const s = this.kb.sources.get(it.source_key)!;
     const { source_key, source_url, source_section, source_page, source_excerpt, ...rest } = it;
     return {

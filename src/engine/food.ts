@@ -55,7 +55,7 @@ export class FoodVocabulary {
   private readonly labels: string[];
   private readonly parents: number[][];
   private readonly byName = new Map<string, number[]>();
-  /** first letter → folded names, for suggestions */
+  /** first letter and length → folded one-word names, for suggestions */
   private readonly byInitial = new Map<string, string[]>();
   private readonly ancestorMemo = new Map<number, Set<number>>();
 
@@ -73,10 +73,12 @@ export class FoodVocabulary {
           const at = this.byName.get(k);
           if (!at) {
             this.byName.set(k, [i]);
-            const first = k[0]!;
-            const b = this.byInitial.get(first);
-            if (b) b.push(k);
-            else this.byInitial.set(first, [k]);
+            if (!k.includes(' ')) {
+              const bucket = `${k[0]}${k.length}`;
+              const b = this.byInitial.get(bucket);
+              if (b) b.push(k);
+              else this.byInitial.set(bucket, [k]);
+            }
           } else if (!at.includes(i)) at.push(i);
         }
       }
@@ -169,10 +171,11 @@ export class FoodVocabulary {
     for (const w of key(q).split(' ')) {
       if (w.length < 4 || STOP_WORDS.has(w)) continue;
       const scored: [number, string][] = [];
-      for (const name of this.byInitial.get(w[0]!) ?? []) {
-        if (Math.abs(name.length - w.length) > 2 || name.includes(' ')) continue;
-        const d = editDistance(w, name, 2);
-        if (d <= 2) scored.push([d, name]);
+      for (let len = w.length - 2; len <= w.length + 2; len++) {
+        for (const name of this.byInitial.get(`${w[0]}${len}`) ?? []) {
+          const d = editDistance(w, name, 2);
+          if (d <= 2) scored.push([d, name]);
+        }
       }
       scored.sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : 1));
       for (const [, name] of scored) {

@@ -1,0 +1,66 @@
+// npm run bench:pair-food — what /v1/pair-food can answer (issue 23), from the knowledge base as shipped.
+// Targets: at least 13 of 15 common foods get drinks; at least 300 entities with verified pairings, in
+// all three domains; no publisher over 15% of the guidance items. Also: how many items the food
+// vocabulary places (by food, dish, or only by the broad category), and the cost of a call.
+import { loadEngine, table } from './lib/evaluate.ts';
+
+const COMMON = ['salmon', 'oysters', 'lamb', 'steak', 'pork', 'duck', 'goat cheese', 'chocolate', 'curry', 'sushi', 'pizza', 'mushrooms', 'barbecue', 'shellfish', 'blue cheese'];
+const engine = loadEngine();
+const kb = engine.kb;
+
+const t0 = performance.now();
+const evidence = engine.food();
+const buildMs = performance.now() - t0;
+
+// evidence: entities with verified pairings per domain, items per publisher
+const byDomain = new Map<string, number>();
+const byPublisher = new Map<string, number>();
+let items = 0;
+for (const e of kb.entities) {
+  if (!e.pairing) continue;
+  byDomain.set(e.domain, (byDomain.get(e.domain) ?? 0) + 1);
+  for (const it of e.pairing.items) {
+    items++;
+    const p = kb.sources.get(it.source_key)!.publisher;
+    byPublisher.set(p, (byPublisher.get(p) ?? 0) + 1);
+  }
+}
+const entities = [...byDomain.values()].reduce((s, n) => s + n, 0);
+const top = [...byPublisher].sort((a, b) => b[1] - a[1]);
+console.log(`verified pairing evidence: ${entities} entities (${[...byDomain].map(([d, n]) => `${d} ${n}`).join(', ')}), ${items} items, ${byPublisher.size} publishers`);
+console.log('largest publishers:');
+console.log(table(['publisher', 'items', 'share'], top.slice(0, 5).map(([p, n]) => [p.slice(0, 70), n, `${((100 * n) / items).toFixed(1)}%`])));
+
+const placed = evidence.placed;
+const unplaced = evidence.unplaced().length;
+const via = (v: string) => placed.filter((p) => p.via === v).length;
+console.log(`\nfood vocabulary: ${evidence.vocabulary.size} entries (${evidence.vocabulary.record.version}); items placed by food_item ${via('food_item')}, by dish ${via('dish')}, only by food_category ${via('food_category')}, nowhere ${unplaced}; index built in ${buildMs.toFixed(0)} ms`);
+
+console.log('\ncommon foods:');
+const rows: (string | number)[][] = [];
+let served = 0;
+for (const q of COMMON) {
+  const r = engine.pairFood({ q });
+  if (r.status !== 200) {
+    rows.push([q, '404 (no food)', 0, '']);
+    continue;
+  }
+  const b = r.body as { drinks: { canonical_name: string; domain: string }[]; drinks_total: number; food: { matched: string[] } };
+  if (b.drinks_total > 0) served++;
+  const domains = new Set(b.drinks.map((d) => d.domain));
+  rows.push([q, b.food.matched.join(', '), b.drinks_total, `${b.drinks.slice(0, 3).map((d) => d.canonical_name).join(', ')} [${[...domains].join('/')}]`]);
+}
+console.log(table(['food', 'recognised', 'drinks', 'top 3 [domains in the first 10]'], rows));
+
+// cost: CPU per call over the common foods, after a warm-up
+for (let r = 0; r < 50; r++) for (const q of COMMON) engine.pairFood({ q });
+const c0 = process.cpuUsage();
+const N = 200;
+for (let r = 0; r < N; r++) for (const q of COMMON) engine.pairFood({ q });
+const c = process.cpuUsage(c0);
+console.log(`\ncost: ${((c.user + c.system) / (N * COMMON.length)).toFixed(1)} µs CPU per call (engine only, before the memo)`);
+
+const maxShare = top.length ? top[0]![1] / items : 0;
+console.log(
+  `\ntargets: common foods with drinks >= 13 of 15 ${served >= 13 ? 'met' : 'MISSED'} (${served}); entities with verified pairings >= 300 ${entities >= 300 ? 'met' : 'MISSED'} (${entities}); all three domains ${byDomain.size === 3 ? 'met' : 'MISSED'}; no publisher over 15% ${maxShare <= 0.15 ? 'met' : 'MISSED'} (${(100 * maxShare).toFixed(1)}%)`,
+);
