@@ -55,6 +55,8 @@ export class FoodVocabulary {
   private readonly labels: string[];
   private readonly parents: number[][];
   private readonly byName = new Map<string, number[]>();
+  /** the English names only: guidance items name their food in English (food_item, dish) */
+  private readonly byEnglishName = new Map<string, number[]>();
   /** first letter and length → folded one-word names, for suggestions */
   private readonly byInitial = new Map<string, string[]>();
   private readonly ancestorMemo = new Map<number, Set<number>>();
@@ -66,6 +68,13 @@ export class FoodVocabulary {
     this.labels = nodes.map((n) => n.names.en?.[0] ?? Object.values(n.names)[0]?.[0] ?? n.id.replace(/^[a-z]+:[a-z]{2}:/, ''));
     this.parents = nodes.map((n) => n.parents.map((p) => index.get(p)).filter((i): i is number => i !== undefined));
     nodes.forEach((n, i) => {
+      for (const name of n.names.en ?? []) {
+        const k = key(name);
+        if (!k || STOP_WORDS.has(k)) continue;
+        const at = this.byEnglishName.get(k);
+        if (!at) this.byEnglishName.set(k, [i]);
+        else if (!at.includes(i)) at.push(i);
+      }
       for (const list of Object.values(n.names)) {
         for (const name of list) {
           const k = key(name);
@@ -94,10 +103,10 @@ export class FoodVocabulary {
   }
 
   /** Entries whose name equals the folded phrase (or its English singular or plural). */
-  private lookup(folded: string): number[] | undefined {
-    let out = this.byName.get(folded);
+  private lookup(folded: string, names = this.byName): number[] | undefined {
+    let out = names.get(folded);
     for (const v of numberVariants(folded)) {
-      const h = this.byName.get(v);
+      const h = names.get(v);
       if (h) out = out ? [...new Set([...out, ...h])] : h;
     }
     // a name that several entries share, one above another, is the narrowest of them (German
@@ -111,10 +120,11 @@ export class FoodVocabulary {
   }
 
   /** The foods a query names: the whole query, else its longest runs of words, left to right. */
-  recognise(q: string): FoodTerm[] {
+  recognise(q: string, englishOnly = false): FoodTerm[] {
+    const names = englishOnly ? this.byEnglishName : this.byName;
     const folded = key(q);
     if (!folded) return [];
-    const whole = this.lookup(folded);
+    const whole = this.lookup(folded, names);
     if (whole) return [{ text: q.trim(), nodes: whole }];
     const words = folded.split(' ');
     const out: FoodTerm[] = [];
@@ -123,7 +133,7 @@ export class FoodVocabulary {
       for (let len = Math.min(MAX_WORDS, words.length - i); len >= 1; len--) {
         const phrase = words.slice(i, i + len).join(' ');
         if (len === 1 && (STOP_WORDS.has(phrase) || phrase.length < 3)) continue;
-        const hit = this.lookup(phrase);
+        const hit = this.lookup(phrase, names);
         if (hit) {
           out.push({ text: phrase, nodes: hit });
           i += len;
@@ -187,19 +197,30 @@ export class FoodVocabulary {
   }
 }
 
-/** Levenshtein distance, stopped early above max. */
+/** Levenshtein distance, stopped early above max (two reused rows: no allocation per name). */
+let rowA = new Int32Array(64);
+let rowB = new Int32Array(64);
 function editDistance(a: string, b: string, max: number): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  if (b.length + 1 > rowA.length) {
+    rowA = new Int32Array(2 * (b.length + 1));
+    rowB = new Int32Array(2 * (b.length + 1));
+  }
+  let prev = rowA;
+  let cur = rowB;
+  for (let j = 0; j <= b.length; j++) prev[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
+    cur[0] = i;
     let best = i;
+    const ca = a.charCodeAt(i - 1);
     for (let j = 1; j <= b.length; j++) {
-      const v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      cur.push(v);
+      const v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (ca === b.charCodeAt(j - 1) ? 0 : 1));
+      cur[j] = v;
       if (v < best) best = v;
     }
     if (best > max) return max + 1;
+    const t = prev;
     prev = cur;
+    cur = t;
   }
   return prev[b.length]!;
 }
@@ -230,7 +251,11 @@ export class FoodEvidence<E, I extends { food_item: string; dish: string | null;
       for (const field of ['food_item', 'dish', 'food_category'] as const) {
         const v = item[field];
         if (!v) continue;
-        const terms = vocabulary.recognise(v.replace(/_/g, ' '));
+        // the food before "with" is the food ("asparagus with butter" is asparagus); the English names
+        // first (food_item and dish are written in English), then every language ("gougères")
+        const text = v.replace(/_/g, ' ').split(/\s+with\s+/i)[0]!;
+        let terms = vocabulary.recognise(text, true);
+        if (!terms.length) terms = vocabulary.recognise(text);
         if (terms.length) {
           // the whole name, else its longest food (the last of equal length: English puts the head noun
           // last, "grilled lamb" is lamb); never every food a long name mentions

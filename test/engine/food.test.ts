@@ -105,6 +105,34 @@ describe('the shipped vocabulary (Open Food Facts taxonomies) and the shipped ev
     assert.ok(served.length >= 13, `served ${served.length}: missing ${COMMON.filter((q) => !served.includes(q)).join(', ')}`);
   });
 
+  test('five foods: each answer holds a drink the evidence pairs with it, every item verified with its excerpt and source URL, across domains', () => {
+    const e = sharedEngine();
+    const pins: [string, string][] = [['oysters', 'geo/chablis'], ['salmon', 'style/rose-wine'], ['lamb', 'geo/ribera-del-duero'], ['chocolate', 'spirit/cognac'], ['blue cheese', 'geo/porto']];
+    const domains = new Set<string>();
+    for (const [q, key] of pins) {
+      const r = e.pairFood({ q, limit: 25 });
+      assert.equal(r.status, 200, q);
+      const drinks = r.body.drinks as { entity_id: string; domain: string; guidance: Record<string, unknown>[] }[];
+      assert.ok(drinks.some((d) => e.kb.byId.get(d.entity_id)!.key === key), `${q}: ${key}`);
+      for (const d of drinks) {
+        domains.add(d.domain);
+        for (const g of d.guidance) {
+          assert.equal(g.verification_status, 'verified');
+          assert.ok(typeof g.source_excerpt === 'string' && (g.source_excerpt as string).length > 0);
+          assert.match(String(g.source_url), /^https?:\/\//);
+        }
+      }
+    }
+    assert.deepEqual([...domains].sort(), ['beer', 'spirits', 'wine']);
+  });
+
+  test('an item whose excerpt is in another language is found from its food (Aligoté and gougères, read in French)', () => {
+    const e = sharedEngine();
+    const r = e.pairFood({ q: 'oysters', limit: 25 });
+    const items = (r.body.drinks as { guidance: { language_code: string }[] }[]).flatMap((d) => d.guidance);
+    assert.ok(items.some((g) => g.language_code !== 'en'), 'a non-English excerpt among the oyster items');
+  });
+
   test('names in the languages of the excerpts find the same entries', () => {
     const e = sharedEngine();
     const ids = (q: string) => {
