@@ -189,7 +189,7 @@ export class Engine {
         basis: 'appellation_rules',
         role: g.role,
         scope: g.scope,
-        provenance: { source_key: s.key, source_title: s.title, source_publisher: s.publisher, source_url: s.url, locator: g.locator, ...(s.retrieved_via ? { retrieved_via: s.retrieved_via } : {}) },
+        provenance: { source_key: s.key, source_title: s.title, source_publisher: s.publisher, source_url: s.url, locator: g.locator, retrieved_via: s.retrieved_via ?? null },
       };
     });
     return {
@@ -345,7 +345,7 @@ export class Engine {
 
   /** On an unresolved answer: why (`coverage`) and the nearest names below the threshold (`suggestions`). */
   private unresolvedHelp(r: Resolution) {
-    if (r.state !== 'unresolved') return {};
+    if (r.state !== 'unresolved') return { coverage: null, suggestions: null };
     return {
       coverage: r.coverage ?? 'unknown_term',
       suggestions: r.suggestions.map((c) => {
@@ -392,7 +392,7 @@ export class Engine {
 
   private sourceOf(key: string) {
     const s = this.kb.sources.get(key)!;
-    return { source_key: s.key, title: s.title, publisher: s.publisher, authority: s.authority, url: s.url, ...(s.retrieved_via ? { retrieved_via: s.retrieved_via } : {}) };
+    return { source_key: s.key, title: s.title, publisher: s.publisher, authority: s.authority, url: s.url, retrieved_via: s.retrieved_via ?? null };
   }
 
   /** A fact with its provenance inline; entity references become navigable objects. */
@@ -409,7 +409,7 @@ export class Engine {
       value,
       provenance: {
         source_key: s.key, source_title: s.title, source_publisher: s.publisher, source_url: s.url, locator: f.locator,
-        ...(s.retrieved_via ? { retrieved_via: s.retrieved_via } : {}),
+        retrieved_via: s.retrieved_via ?? null,
         source_excerpt: f.source_excerpt ?? null,
         language_code: f.language_code ?? null,
       },
@@ -501,7 +501,7 @@ export class Engine {
         alternatives: r.state === 'ambiguous' ? r.candidates.slice(1).map((x) => matchOf(this.kb, x)) : [],
         profile: this.profile(e),
         reference_expressions: e.sensory.map((s) => this.expressionOut(s, e)),
-        ...(e.sensory.length === 0 ? { sensory_boundary: { reason: 'no_sourced_sensory_evidence', message: SENSORY_BOUNDARY } } : {}),
+        sensory_boundary: e.sensory.length === 0 ? { reason: 'no_sourced_sensory_evidence', message: SENSORY_BOUNDARY } : null,
       },
     };
   }
@@ -547,7 +547,8 @@ export class Engine {
         pairing_requires_separate_promoted_evidence: true,
       },
     };
-    if (e.sensory.length > 0) body.reference_expression = this.expressionOut(e.sensory[0]!, e);
+    body.reference_expression = e.sensory.length > 0 ? this.expressionOut(e.sensory[0]!, e) : null;
+    body.boundary = null;
     if (!set) {
       const reason = this.domainsWithPairings.has(e.domain) ? 'no_verified_pairing_evidence' : 'domain_not_covered';
       body.boundary = {
@@ -584,7 +585,7 @@ export class Engine {
       source_section,
       source_page,
       source_excerpt,
-      ...(s.retrieved_via ? { retrieved_via: s.retrieved_via } : {}),
+      retrieved_via: s.retrieved_via ?? null,
     };
   }
 
@@ -603,7 +604,7 @@ export class Engine {
         ok: true,
         entity: this.profile(e),
         reference_expressions: e.sensory.map((s) => this.expressionOut(s, e)),
-        ...(e.sensory.length === 0 ? { sensory_boundary: { reason: 'no_sourced_sensory_evidence', message: SENSORY_BOUNDARY } } : {}),
+        sensory_boundary: e.sensory.length === 0 ? { reason: 'no_sourced_sensory_evidence', message: SENSORY_BOUNDARY } : null,
       },
     };
   }
@@ -698,7 +699,7 @@ export class Engine {
       resolution: this.resolutionObject(b.e, b.c),
       profile: this.scopedProfile(b.e),
       reference_expressions: b.e.sensory.map((x) => this.expressionOut(x, b.e)),
-      ...(b.e.sensory.length === 0 ? { sensory_boundary: { reason: 'no_sourced_sensory_evidence', message: SENSORY_BOUNDARY } } : {}),
+      sensory_boundary: b.e.sensory.length === 0 ? { reason: 'no_sourced_sensory_evidence', message: SENSORY_BOUNDARY } : null,
     });
     return {
       status: 200,

@@ -18,7 +18,7 @@ export const domainFilterParam = Type.Union([Type.Literal('wine'), Type.Literal(
 /** Sensory reference expressions of one entity, and the boundary when there are none. */
 export const SensoryParts = {
   reference_expressions: Type.Array(Type.Object({}, { additionalProperties: true }), { description: 'Sensory reference expressions (spec 2.5) of the entity; empty when none is sourced.' }),
-  sensory_boundary: Type.Optional(Type.Object({ reason: Type.Literal('no_sourced_sensory_evidence'), message: Type.String() }, { description: 'Present exactly when reference_expressions is empty.' })),
+  sensory_boundary: Type.Union([Type.Object({ reason: Type.Literal('no_sourced_sensory_evidence'), message: Type.String() }), Type.Null()], { description: 'An object exactly when reference_expressions is empty; null otherwise.' }),
 };
 
 export const ID_NOTE = 'An entity_id (or a permanent key such as grape/syrah) is accepted too: that entity is then resolved directly, with state "resolved", matched_on "entity_id" and score 100.';
@@ -121,13 +121,14 @@ export const Suggestion = Type.Composite([
 
 /** What an unresolved answer adds: why, and what came nearest. */
 export const UnresolvedHelp = {
-  coverage: Type.Optional(Type.Union([Type.Literal('out_of_scope'), Type.Literal('unknown_term')], { description: COVERAGE_DESCRIPTION })),
-  suggestions: Type.Optional(
+  coverage: Type.Union([Type.Literal('out_of_scope'), Type.Literal('unknown_term'), Type.Null()], { description: `${COVERAGE_DESCRIPTION} Null when the state is resolved or ambiguous.` }),
+  suggestions: Type.Union([
     Type.Array(Suggestion, {
       maxItems: 5,
-      description: 'Unresolved answers only: up to 5 names that scored below the threshold, best first (empty when nothing came near). Show them as "did you mean"; never act on one without the user choosing it.',
+      description: 'Unresolved answers: up to 5 names that scored below the threshold, best first (empty when nothing came near). Show them as "did you mean"; never act on one without the user choosing it.',
     }),
-  ),
+    Type.Null(),
+  ], { description: 'Null when the state is resolved or ambiguous.' }),
 };
 
 export const ResolutionObject = Type.Object({
@@ -151,16 +152,17 @@ export const Match = Type.Composite([
   }),
 ]);
 
-const RetrievedVia = Type.Optional(
+const RetrievedVia = Type.Union([
   Type.Object(
     {
       url: Type.String({ format: 'uri' }),
       kind: Type.Union(['mirror', 'reprint', 'third_party_list', 'scrape', 'encyclopedia_copy', 'dataset'].map((k) => Type.Literal(k))),
       note: Type.Optional(Type.String()),
     },
-    { description: 'Present when the text was read in a copy (mirror, reprint, third-party list, dataset) rather than at source_url: where it was read. The authority stays the original publisher\'s; the copy is named so you can weigh it.' },
+    { description: 'Where the text was read when it was read in a copy (mirror, reprint, third-party list, dataset) rather than at source_url. The authority stays the original publisher\'s; the copy is named so you can weigh it.' },
   ),
-);
+  Type.Null(),
+], { description: 'The copy the text was read in, or null when it was read at source_url.' });
 
 const Provenance = Type.Object({
   source_key: Type.String(),

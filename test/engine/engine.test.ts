@@ -18,9 +18,10 @@ describe('engine bodies', () => {
     assert.ok(b.pairing.guidance.length > 0);
     assert.equal(b.pairing_evidence.customer_guidance_source, 'verified_source_backed_pairing_evidence');
     assert.equal(b.pairing_evidence.generic_fallback_used, false);
-    assert.equal(b.boundary, undefined);
+    // nullable fields are present as null (spec: "present with value null when it has no value")
+    assert.equal(b.boundary, null);
     assert.ok(Object.values(b.pairing_boundary).every((v) => v === true));
-    const fields = ['food_item', 'dish', 'pairing_key', 'pairing_text', 'pairing_relationship', 'food_category', 'preparation', 'qualifier', 'confidence', 'verification_status', 'evidence_version', 'language_code', 'geography_scope', 'style_scope', 'oak_scope', 'serving_scope', 'wine_age_scope', 'sweetness_scope', 'pairing_rationale', 'source_key', 'source_title', 'source_publisher', 'source_authority', 'source_url', 'source_section', 'source_page', 'source_excerpt'];
+    const fields = ['food_item', 'dish', 'pairing_key', 'pairing_text', 'pairing_relationship', 'food_category', 'preparation', 'qualifier', 'confidence', 'verification_status', 'evidence_version', 'language_code', 'geography_scope', 'style_scope', 'oak_scope', 'serving_scope', 'wine_age_scope', 'sweetness_scope', 'pairing_rationale', 'source_key', 'source_title', 'source_publisher', 'source_authority', 'source_url', 'source_section', 'source_page', 'source_excerpt', 'retrieved_via'];
     for (const item of b.pairing.guidance) {
       assert.deepEqual(Object.keys(item).sort(), [...fields].sort());
       assert.match(item.pairing_key, /^[a-z0-9]+(_[a-z0-9]+)*$/);
@@ -69,7 +70,7 @@ describe('engine bodies', () => {
     assert.equal(b.sensory_boundary.reason, 'no_sourced_sensory_evidence');
     const champagne = engine().explain({ q: 'Barolo' }).body as any;
     assert.equal(champagne.profile.sensory_available, true);
-    assert.equal(champagne.sensory_boundary, undefined);
+    assert.equal(champagne.sensory_boundary, null);
     for (const x of champagne.reference_expressions) {
       assert.ok(Number.isInteger(x.expression_id));
       for (const p of x.provenance) assert.ok(p.source && p.locator && p.supports.length > 0);
@@ -133,12 +134,20 @@ describe('unresolved answers say why and what came near (issue 8)', () => {
     }
   });
 
-  test('resolved and ambiguous answers carry neither field', () => {
+  test('resolved and ambiguous answers carry both fields as null (nullable fields are present)', () => {
     for (const q of ['shiraz', 'pinot']) {
       const b = engine().resolveEntity({ q }).body as any;
-      assert.equal('coverage' in b, false);
-      assert.equal('suggestions' in b, false);
+      assert.equal(b.coverage, null);
+      assert.equal(b.suggestions, null);
     }
+  });
+
+  test('retrieved_via is present on every guidance item: the copy where one was read, else null', () => {
+    const items = engine().kb.entities.flatMap((e) => (e.pairing ? [(engine().pair({ q: e.id }).body as any).pairing.guidance] : [])).flat();
+    assert.ok(items.length > 500);
+    for (const it of items) assert.ok('retrieved_via' in it);
+    assert.ok(items.some((it: any) => it.retrieved_via === null));
+    assert.ok(items.some((it: any) => it.retrieved_via && typeof it.retrieved_via.url === 'string'));
   });
 
   test('explain/pair/compare 404s carry coverage and say when a drink is out of scope', () => {
@@ -165,7 +174,7 @@ describe('provenance says what was read (retrieved_via)', () => {
     if (p.entity_key === copied!.key) assert.ok(viaFacts.length > 0);
     for (const s of p.sources) {
       const src = kb.sources.get(s.source_key)!;
-      assert.deepEqual(s.retrieved_via, src.retrieved_via);
+      assert.deepEqual(s.retrieved_via, src.retrieved_via ?? null);
       assert.match(s.url, /^https?:\/\//);
     }
   });

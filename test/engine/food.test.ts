@@ -129,7 +129,8 @@ describe('the shipped vocabulary (Open Food Facts taxonomies) and the shipped ev
   test('an item whose excerpt is in another language is found from its food (Aligoté and gougères, read in French)', () => {
     const e = sharedEngine();
     const r = e.pairFood({ q: 'oysters', limit: 25 });
-    const items = (r.body.drinks as { guidance: { language_code: string }[] }[]).flatMap((d) => d.guidance);
+    assert.equal(r.status, 200);
+    const items = ((r.body as Record<string, unknown>).drinks as { guidance: { language_code: string }[] }[]).flatMap((d) => d.guidance);
     assert.ok(items.some((g) => g.language_code !== 'en'), 'a non-English excerpt among the oyster items');
   });
 

@@ -102,8 +102,9 @@ describe('beer pairings (beer)', () => {
         assert.equal(src.authority, 'trade_body');
         // the chart and the dessert text were read in copies (0.75); CraftBeer.com was read on the original site (0.8)
         assert.ok(i.confidence <= (src.retrieved_via ? 0.75 : 0.8), i.source_key);
-        if (!src.key.startsWith('craftbeer-com')) assert.ok(src.retrieved_via, `${i.source_key} names its copy`);
-        assert.equal(i.evidence_version, '2026.11.2');
+        if (!src.key.startsWith('craftbeer-com') && !/^https?:\/\/(www\.)?craftbeer\.com\//.test(src.url)) assert.ok(src.retrieved_via, `${i.source_key} names its copy`);
+        // 2026.11.2, or a later release whose curators cited this batch's source again (issue 23's sets)
+      assert.ok(['2026.11.2', '2026.11.3'].includes(i.evidence_version), `${i.pairing_key}: ${i.evidence_version}`);
       }
     }
     const curry = item('beer/21a-american-ipa', 'curry');

@@ -34,7 +34,8 @@ describe('European wine evidence (euw)', () => {
       const src = kb().sources.get(i.source_key);
       assert.ok(src, i.source_key);
       assert.equal(i.verification_status, 'verified');
-      assert.equal(i.evidence_version, '2026.11.2');
+      // 2026.11.2, or a later release whose curators cited this batch's source again (issue 23's sets)
+      assert.ok(['2026.11.2', '2026.11.3'].includes(i.evidence_version), `${i.pairing_key}: ${i.evidence_version}`);
       assert.ok(i.source_excerpt.length <= 300);
       assert.equal(i.source_url, src!.url);
       const ceiling = CEILING[src!.authority];

@@ -138,7 +138,7 @@ describe('entities as resources', () => {
     const c = (await get('/v1/compare?left=chianti&right=syrah')).json();
     assert.ok(c.left.reference_expressions.length > 0);
     assert.equal(c.left.reference_expressions[0].expression_key.length > 0, true);
-    assert.equal(c.left.sensory_boundary, undefined);
+    assert.equal(c.left.sensory_boundary, null);
     const withoutSensory = sharedEngine().kb.entities.find((e) => e.sensory.length === 0 && e.type === 'grape')!;
     const d = (await get(`/v1/compare?left=chianti&right=${withoutSensory.id}`)).json();
     assert.deepEqual(d.right.reference_expressions, []);

@@ -262,13 +262,13 @@ export interface paths {
                                                 language_code: string | null;
                                                 /** @description Section, page, id or URL fragment where the fact stands. */
                                                 locator: string;
-                                                /** @description Present when the text was read in a copy (mirror, reprint, third-party list, dataset) rather than at source_url: where it was read. The authority stays the original publisher's; the copy is named so you can weigh it. */
-                                                retrieved_via?: {
+                                                /** @description The copy the text was read in, or null when it was read at source_url. */
+                                                retrieved_via: {
                                                     kind: "mirror" | "reprint" | "third_party_list" | "scrape" | "encyclopedia_copy" | "dataset";
                                                     note?: string;
                                                     /** Format: uri */
                                                     url: string;
-                                                };
+                                                } | null;
                                                 /** @description A verbatim passage (at most 300 characters) of the source that states the fact, where one is kept (the definitions of wine styles); null otherwise. */
                                                 source_excerpt: string | null;
                                                 source_key: string;
@@ -334,13 +334,13 @@ export interface paths {
                                     sources: {
                                         authority: string;
                                         publisher: string;
-                                        /** @description Present when the text was read in a copy (mirror, reprint, third-party list, dataset) rather than at source_url: where it was read. The authority stays the original publisher's; the copy is named so you can weigh it. */
-                                        retrieved_via?: {
+                                        /** @description The copy the text was read in, or null when it was read at source_url. */
+                                        retrieved_via: {
                                             kind: "mirror" | "reprint" | "third_party_list" | "scrape" | "encyclopedia_copy" | "dataset";
                                             note?: string;
                                             /** Format: uri */
                                             url: string;
-                                        };
+                                        } | null;
                                         source_key: string;
                                         title: string;
                                         url: string;
@@ -365,12 +365,12 @@ export interface paths {
                                 };
                                 /** @description true for resolved and ambiguous: there is a best match to act on. */
                                 resolved: boolean;
-                                /** @description Present exactly when reference_expressions is empty. */
-                                sensory_boundary?: {
+                                /** @description An object exactly when reference_expressions is empty; null otherwise. */
+                                sensory_boundary: {
                                     message: string;
                                     /** @enum {string} */
                                     reason: "no_sourced_sensory_evidence";
-                                };
+                                } | null;
                                 /** @description resolved: the top match is clearly ahead; ambiguous: the term is a declared shared term (e.g. "pinot", "champagne"), or the runner-up is within 3 points, or within 5 points when the top is only a prefix or typo match; unresolved: nothing reaches the threshold of 55 (matches is then empty). */
                                 state: "resolved" | "ambiguous" | "unresolved";
                                 top_score: number;
@@ -402,13 +402,13 @@ export interface paths {
                                                 language_code: string | null;
                                                 /** @description Section, page, id or URL fragment where the fact stands. */
                                                 locator: string;
-                                                /** @description Present when the text was read in a copy (mirror, reprint, third-party list, dataset) rather than at source_url: where it was read. The authority stays the original publisher's; the copy is named so you can weigh it. */
-                                                retrieved_via?: {
+                                                /** @description The copy the text was read in, or null when it was read at source_url. */
+                                                retrieved_via: {
                                                     kind: "mirror" | "reprint" | "third_party_list" | "scrape" | "encyclopedia_copy" | "dataset";
                                                     note?: string;
                                                     /** Format: uri */
                                                     url: string;
-                                                };
+                                                } | null;
                                                 /** @description A verbatim passage (at most 300 characters) of the source that states the fact, where one is kept (the definitions of wine styles); null otherwise. */
                                                 source_excerpt: string | null;
                                                 source_key: string;
@@ -474,13 +474,13 @@ export interface paths {
                                     sources: {
                                         authority: string;
                                         publisher: string;
-                                        /** @description Present when the text was read in a copy (mirror, reprint, third-party list, dataset) rather than at source_url: where it was read. The authority stays the original publisher's; the copy is named so you can weigh it. */
-                                        retrieved_via?: {
+                                        /** @description The copy the text was read in, or null when it was read at source_url. */
+                                        retrieved_via: {
                                             kind: "mirror" | "reprint" | "third_party_list" | "scrape" | "encyclopedia_copy" | "dataset";
                                             note?: string;
                                             /** Format: uri */
                                             url: string;
-                                        };
+                                        } | null;
                                         source_key: string;
                                         title: string;
                                         url: string;
@@ -505,12 +505,12 @@ export interface paths {
                                 };
                                 /** @description true for resolved and ambiguous: there is a best match to act on. */
                                 resolved: boolean;
-                                /** @description Present exactly when reference_expressions is empty. */
-                                sensory_boundary?: {
+                                /** @description An object exactly when reference_expressions is empty; null otherwise. */
+                                sensory_boundary: {
                                     message: string;
                                     /** @enum {string} */
                                     reason: "no_sourced_sensory_evidence";
-                                };
+                                } | null;
                                 /** @description resolved: the top match is clearly ahead; ambiguous: the term is a declared shared term (e.g. "pinot", "champagne"), or the runner-up is within 3 points, or within 5 points when the top is only a prefix or typo match; unresolved: nothing reaches the threshold of 55 (matches is then empty). */
                                 state: "resolved" | "ambiguous" | "unresolved";
                                 top_score: number;
@@ -897,13 +897,13 @@ export interface paths {
                                                 language_code: string | null;
                                                 /** @description Section, page, id or URL fragment where the fact stands. */
                                                 locator: string;
-                                                /** @description Present when the text was read in a copy (mirror, reprint, third-party list, dataset) rather than at source_url: where it was read. The authority stays the original publisher's; the copy is named so you can weigh it. */
-                                                retrieved_via?: {
+                                                /** @description The copy the text was read in, or null when it was read at source_url. */
+                                                retrieved_via: {
                                                     kind: "mirror" | "reprint" | "third_party_list" | "scrape" | "encyclopedia_copy" | "dataset";
                                                     note?: string;
                                                     /** Format: uri */
                                                     url: string;
-                                                };
+                                                } | null;
                                                 /** @description A verbatim passage (at most 300 characters) of the source that states the fact, where one is kept (the definitions of wine styles); null otherwise. */
                                                 source_excerpt: string | null;
                                                 source_key: string;
@@ -969,13 +969,13 @@ export interface paths {
                                     sources: {
                                         authority: string;
                                         publisher: string;
-                                        /** @description Present when the text was read in a copy (mirror, reprint, third-party list, dataset) rather than at source_url: where it was read. The authority stays the original publisher's; the copy is named so you can weigh it. */
-                                        retrieved_via?: {
+                                        /** @description The copy the text was read in, or null when it was read at source_url. */
+                                        retrieved_via: {
                                             kind: "mirror" | "reprint" | "third_party_list" | "scrape" | "encyclopedia_copy" | "dataset";
                                             note?: string;
                                             /** Format: uri */
                                             url: string;
-                                        };
+                                        } | null;
                                         source_key: string;
                                         title: string;
                                         url: string;
@@ -1000,12 +1000,12 @@ export interface paths {
                                 };
                                 /** @description true for resolved and ambiguous: there is a best match to act on. */
                                 resolved: boolean;
-                                /** @description Present exactly when reference_expressions is empty. */
-                                sensory_boundary?: {
+                                /** @description An object exactly when reference_expressions is empty; null otherwise. */
+                                sensory_boundary: {
                                     message: string;
                                     /** @enum {string} */
                                     reason: "no_sourced_sensory_evidence";
-                                };
+                                } | null;
                                 /** @description resolved: the top match is clearly ahead; ambiguous: the term is a declared shared term (e.g. "pinot", "champagne"), or the runner-up is within 3 points, or within 5 points when the top is only a prefix or typo match; unresolved: nothing reaches the threshold of 55 (matches is then empty). */
                                 state: "resolved" | "ambiguous" | "unresolved";
                                 top_score: number;
@@ -1037,13 +1037,13 @@ export interface paths {
                                                 language_code: string | null;
                                                 /** @description Section, page, id or URL fragment where the fact stands. */
                                                 locator: string;
-                                                /** @description Present when the text was read in a copy (mirror, reprint, third-party list, dataset) rather than at source_url: where it was read. The authority stays the original publisher's; the copy is named so you can weigh it. */
-                                                retrieved_via?: {
+                                                /** @description The copy the text was read in, or null when it was read at source_url. */
+                                                retrieved_via: {
                                                     kind: "mirror" | "reprint" | "third_party_list" | "scrape" | "encyclopedia_copy" | "dataset";
                                                     note?: string;
                                                     /** Format: uri */
                                                     url: string;
-                                                };
+                                                } | null;
                                                 /** @description A verbatim passage (at most 300 characters) of the source that states the fact, where one is kept (the definitions of wine styles); null otherwise. */
                                                 source_excerpt: string | null;
                                                 source_key: string;
@@ -1109,13 +1109,13 @@ export interface paths {
                                     sources: {
                                         authority: string;
                                         publisher: string;
-                                        /** @description Present when the text was read in a copy (mirror, reprint, third-party list, dataset) rather than at source_url: where it was read. The authority stays the original publisher's; the copy is named so you can weigh it. */
-                                        retrieved_via?: {
+                                        /** @description The copy the text was read in, or null when it was read at source_url. */
+                                        retrieved_via: {
                                             kind: "mirror" | "reprint" | "third_party_list" | "scrape" | "encyclopedia_copy" | "dataset";
                                             note?: string;
                                             /** Format: uri */
                                             url: string;
-                                        };
+                                        } | null;
                                         source_key: string;
                                         title: string;
                                         url: string;
@@ -1140,12 +1140,12 @@ export interface paths {
                                 };
                                 /** @description true for resolved and ambiguous: there is a best match to act on. */
                                 resolved: boolean;
-                                /** @description Present exactly when reference_expressions is empty. */
-                                sensory_boundary?: {
+                                /** @description An object exactly when reference_expressions is empty; null otherwise. */
+                                sensory_boundary: {
                                     message: string;
                                     /** @enum {string} */
                                     reason: "no_sourced_sensory_evidence";
-                                };
+                                } | null;
                                 /** @description resolved: the top match is clearly ahead; ambiguous: the term is a declared shared term (e.g. "pinot", "champagne"), or the runner-up is within 3 points, or within 5 points when the top is only a prefix or typo match; unresolved: nothing reaches the threshold of 55 (matches is then empty). */
                                 state: "resolved" | "ambiguous" | "unresolved";
                                 top_score: number;
@@ -1733,13 +1733,13 @@ export interface paths {
                                             language_code: string | null;
                                             /** @description Section, page, id or URL fragment where the fact stands. */
                                             locator: string;
-                                            /** @description Present when the text was read in a copy (mirror, reprint, third-party list, dataset) rather than at source_url: where it was read. The authority stays the original publisher's; the copy is named so you can weigh it. */
-                                            retrieved_via?: {
+                                            /** @description The copy the text was read in, or null when it was read at source_url. */
+                                            retrieved_via: {
                                                 kind: "mirror" | "reprint" | "third_party_list" | "scrape" | "encyclopedia_copy" | "dataset";
                                                 note?: string;
                                                 /** Format: uri */
                                                 url: string;
-                                            };
+                                            } | null;
                                             /** @description A verbatim passage (at most 300 characters) of the source that states the fact, where one is kept (the definitions of wine styles); null otherwise. */
                                             source_excerpt: string | null;
                                             source_key: string;
@@ -1805,13 +1805,13 @@ export interface paths {
                                 sources: {
                                     authority: string;
                                     publisher: string;
-                                    /** @description Present when the text was read in a copy (mirror, reprint, third-party list, dataset) rather than at source_url: where it was read. The authority stays the original publisher's; the copy is named so you can weigh it. */
-                                    retrieved_via?: {
+                                    /** @description The copy the text was read in, or null when it was read at source_url. */
+                                    retrieved_via: {
                                         kind: "mirror" | "reprint" | "third_party_list" | "scrape" | "encyclopedia_copy" | "dataset";
                                         note?: string;
                                         /** Format: uri */
                                         url: string;
-                                    };
+                                    } | null;
                                     source_key: string;
                                     title: string;
                                     url: string;
@@ -1825,12 +1825,12 @@ export interface paths {
                             reference_expressions: {
                                 [key: string]: unknown;
                             }[];
-                            /** @description Present exactly when reference_expressions is empty. */
-                            sensory_boundary?: {
+                            /** @description An object exactly when reference_expressions is empty; null otherwise. */
+                            sensory_boundary: {
                                 message: string;
                                 /** @enum {string} */
                                 reason: "no_sourced_sensory_evidence";
-                            };
+                            } | null;
                         };
                     };
                 };
@@ -2159,13 +2159,13 @@ export interface paths {
                                             language_code: string | null;
                                             /** @description Section, page, id or URL fragment where the fact stands. */
                                             locator: string;
-                                            /** @description Present when the text was read in a copy (mirror, reprint, third-party list, dataset) rather than at source_url: where it was read. The authority stays the original publisher's; the copy is named so you can weigh it. */
-                                            retrieved_via?: {
+                                            /** @description The copy the text was read in, or null when it was read at source_url. */
+                                            retrieved_via: {
                                                 kind: "mirror" | "reprint" | "third_party_list" | "scrape" | "encyclopedia_copy" | "dataset";
                                                 note?: string;
                                                 /** Format: uri */
                                                 url: string;
-                                            };
+                                            } | null;
                                             /** @description A verbatim passage (at most 300 characters) of the source that states the fact, where one is kept (the definitions of wine styles); null otherwise. */
                                             source_excerpt: string | null;
                                             source_key: string;
@@ -2231,13 +2231,13 @@ export interface paths {
                                 sources: {
                                     authority: string;
                                     publisher: string;
-                                    /** @description Present when the text was read in a copy (mirror, reprint, third-party list, dataset) rather than at source_url: where it was read. The authority stays the original publisher's; the copy is named so you can weigh it. */
-                                    retrieved_via?: {
+                                    /** @description The copy the text was read in, or null when it was read at source_url. */
+                                    retrieved_via: {
                                         kind: "mirror" | "reprint" | "third_party_list" | "scrape" | "encyclopedia_copy" | "dataset";
                                         note?: string;
                                         /** Format: uri */
                                         url: string;
-                                    };
+                                    } | null;
                                     source_key: string;
                                     title: string;
                                     url: string;
@@ -2262,12 +2262,12 @@ export interface paths {
                             };
                             /** @description true for resolved and ambiguous: there is a best match to act on. */
                             resolved: boolean;
-                            /** @description Present exactly when reference_expressions is empty. */
-                            sensory_boundary?: {
+                            /** @description An object exactly when reference_expressions is empty; null otherwise. */
+                            sensory_boundary: {
                                 message: string;
                                 /** @enum {string} */
                                 reason: "no_sourced_sensory_evidence";
-                            };
+                            } | null;
                             /** @description resolved: the top match is clearly ahead; ambiguous: the term is a declared shared term (e.g. "pinot", "champagne"), or the runner-up is within 3 points, or within 5 points when the top is only a prefix or typo match; unresolved: nothing reaches the threshold of 55 (matches is then empty). */
                             state: "resolved" | "ambiguous" | "unresolved";
                             top_score: number;
@@ -2538,8 +2538,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             ambiguous: boolean;
-                            /** @description Present exactly when pairing_available is false: why there is no guidance. */
-                            boundary?: {
+                            /** @description An object exactly when pairing_available is false (why there is no guidance); null otherwise. */
+                            boundary: {
                                 /** Format: uuid */
                                 entity_id: string;
                                 entity_type: string;
@@ -2547,7 +2547,7 @@ export interface paths {
                                 message: string;
                                 reason: "no_verified_pairing_evidence" | "domain_not_covered";
                                 sensory_available: boolean;
-                            };
+                            } | null;
                             demo: {
                                 /** @description A sample command line for the keyed equivalent. */
                                 authenticated_equivalent: string;
@@ -2591,13 +2591,13 @@ export interface paths {
                                     pairing_text: string;
                                     preparation: string | null;
                                     qualifier: string | null;
-                                    /** @description Present when the excerpt was read in a copy (mirror, reprint, third-party list) rather than at source_url; the confidence is then one class lower. */
-                                    retrieved_via?: {
+                                    /** @description The copy (mirror, reprint, third-party list) the excerpt was read in, where it was not read at source_url (the confidence is then one class lower); null otherwise. */
+                                    retrieved_via: {
                                         kind: string;
                                         note?: string;
                                         /** Format: uri */
                                         url: string;
-                                    };
+                                    } | null;
                                     serving_scope: string | null;
                                     source_authority: "official_regional_wine_body" | "regulator" | "trade_body" | "educational_body" | "wine_press";
                                     /** @description Verbatim quote of the source, at most 300 characters. */
@@ -2634,10 +2634,10 @@ export interface paths {
                                 verified_source_backed_available: boolean;
                             };
                             query: string;
-                            /** @description Spec 2.5; present when sensory evidence exists. */
-                            reference_expression?: {
+                            /** @description Spec 2.5: the first reference expression where sensory evidence exists; null otherwise. */
+                            reference_expression: {
                                 [key: string]: unknown;
-                            };
+                            } | null;
                             resolution: {
                                 canonical_name: string;
                                 /** Format: uuid */
@@ -2979,13 +2979,13 @@ export interface paths {
                                     pairing_text: string;
                                     preparation: string | null;
                                     qualifier: string | null;
-                                    /** @description Present when the excerpt was read in a copy (mirror, reprint, third-party list) rather than at source_url; the confidence is then one class lower. */
-                                    retrieved_via?: {
+                                    /** @description The copy (mirror, reprint, third-party list) the excerpt was read in, where it was not read at source_url (the confidence is then one class lower); null otherwise. */
+                                    retrieved_via: {
                                         kind: string;
                                         note?: string;
                                         /** Format: uri */
                                         url: string;
-                                    };
+                                    } | null;
                                     serving_scope: string | null;
                                     source_authority: "official_regional_wine_body" | "regulator" | "trade_body" | "educational_body" | "wine_press";
                                     /** @description Verbatim quote of the source, at most 300 characters. */
@@ -3334,11 +3334,12 @@ export interface paths {
                                 entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                 provenance: {
                                     locator: string;
-                                    retrieved_via?: {
+                                    /** @description The copy the rule was read in, or null. */
+                                    retrieved_via: {
                                         kind: string;
                                         note?: string;
                                         url: string;
-                                    };
+                                    } | null;
                                     source_key: string;
                                     source_publisher: string;
                                     source_title: string;
@@ -3633,8 +3634,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             ambiguous: boolean;
-                            /** @description Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
-                            coverage?: "out_of_scope" | "unknown_term";
+                            /** @description Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. Null when the state is resolved or ambiguous. */
+                            coverage: "out_of_scope" | "unknown_term" | null;
                             demo: {
                                 /** @description A sample command line for the keyed equivalent. */
                                 authenticated_equivalent: string;
@@ -3678,8 +3679,8 @@ export interface paths {
                             resolved: boolean;
                             /** @description resolved: the top match is clearly ahead; ambiguous: the term is a declared shared term (e.g. "pinot", "champagne"), or the runner-up is within 3 points, or within 5 points when the top is only a prefix or typo match; unresolved: nothing reaches the threshold of 55 (matches is then empty). */
                             state: "resolved" | "ambiguous" | "unresolved";
-                            /** @description Unresolved answers only: up to 5 names that scored below the threshold, best first (empty when nothing came near). Show them as "did you mean"; never act on one without the user choosing it. */
-                            suggestions?: {
+                            /** @description Null when the state is resolved or ambiguous. */
+                            suggestions: {
                                 canonical_name: string;
                                 domain: "wine" | "spirits" | "beer";
                                 /** Format: uuid */
@@ -3689,7 +3690,7 @@ export interface paths {
                                 match_score: number;
                                 /** @description The name or alias that came nearest. */
                                 match_value: string;
-                            }[];
+                            }[] | null;
                             /** @description Designation words recognised in q (DO, DOCa, DOCG, AOC, IGP, WO, AVA, Qualitätswein…; data/designations.json, from the EU and national wine laws). They are left out of matching and never matched as entities: "DO Ribera del Duero" resolves as "Ribera del Duero" with terms [{kind: "designation", value: "DO"}]. Empty when there are none. */
                             terms: {
                                 end: number;
@@ -4263,13 +4264,13 @@ export interface paths {
                                             language_code: string | null;
                                             /** @description Section, page, id or URL fragment where the fact stands. */
                                             locator: string;
-                                            /** @description Present when the text was read in a copy (mirror, reprint, third-party list, dataset) rather than at source_url: where it was read. The authority stays the original publisher's; the copy is named so you can weigh it. */
-                                            retrieved_via?: {
+                                            /** @description The copy the text was read in, or null when it was read at source_url. */
+                                            retrieved_via: {
                                                 kind: "mirror" | "reprint" | "third_party_list" | "scrape" | "encyclopedia_copy" | "dataset";
                                                 note?: string;
                                                 /** Format: uri */
                                                 url: string;
-                                            };
+                                            } | null;
                                             /** @description A verbatim passage (at most 300 characters) of the source that states the fact, where one is kept (the definitions of wine styles); null otherwise. */
                                             source_excerpt: string | null;
                                             source_key: string;
@@ -4335,13 +4336,13 @@ export interface paths {
                                 sources: {
                                     authority: string;
                                     publisher: string;
-                                    /** @description Present when the text was read in a copy (mirror, reprint, third-party list, dataset) rather than at source_url: where it was read. The authority stays the original publisher's; the copy is named so you can weigh it. */
-                                    retrieved_via?: {
+                                    /** @description The copy the text was read in, or null when it was read at source_url. */
+                                    retrieved_via: {
                                         kind: "mirror" | "reprint" | "third_party_list" | "scrape" | "encyclopedia_copy" | "dataset";
                                         note?: string;
                                         /** Format: uri */
                                         url: string;
-                                    };
+                                    } | null;
                                     source_key: string;
                                     title: string;
                                     url: string;
@@ -4355,12 +4356,12 @@ export interface paths {
                             reference_expressions: {
                                 [key: string]: unknown;
                             }[];
-                            /** @description Present exactly when reference_expressions is empty. */
-                            sensory_boundary?: {
+                            /** @description An object exactly when reference_expressions is empty; null otherwise. */
+                            sensory_boundary: {
                                 message: string;
                                 /** @enum {string} */
                                 reason: "no_sourced_sensory_evidence";
-                            };
+                            } | null;
                         };
                     };
                 };
@@ -4718,13 +4719,13 @@ export interface paths {
                                             language_code: string | null;
                                             /** @description Section, page, id or URL fragment where the fact stands. */
                                             locator: string;
-                                            /** @description Present when the text was read in a copy (mirror, reprint, third-party list, dataset) rather than at source_url: where it was read. The authority stays the original publisher's; the copy is named so you can weigh it. */
-                                            retrieved_via?: {
+                                            /** @description The copy the text was read in, or null when it was read at source_url. */
+                                            retrieved_via: {
                                                 kind: "mirror" | "reprint" | "third_party_list" | "scrape" | "encyclopedia_copy" | "dataset";
                                                 note?: string;
                                                 /** Format: uri */
                                                 url: string;
-                                            };
+                                            } | null;
                                             /** @description A verbatim passage (at most 300 characters) of the source that states the fact, where one is kept (the definitions of wine styles); null otherwise. */
                                             source_excerpt: string | null;
                                             source_key: string;
@@ -4790,13 +4791,13 @@ export interface paths {
                                 sources: {
                                     authority: string;
                                     publisher: string;
-                                    /** @description Present when the text was read in a copy (mirror, reprint, third-party list, dataset) rather than at source_url: where it was read. The authority stays the original publisher's; the copy is named so you can weigh it. */
-                                    retrieved_via?: {
+                                    /** @description The copy the text was read in, or null when it was read at source_url. */
+                                    retrieved_via: {
                                         kind: "mirror" | "reprint" | "third_party_list" | "scrape" | "encyclopedia_copy" | "dataset";
                                         note?: string;
                                         /** Format: uri */
                                         url: string;
-                                    };
+                                    } | null;
                                     source_key: string;
                                     title: string;
                                     url: string;
@@ -4821,12 +4822,12 @@ export interface paths {
                             };
                             /** @description true for resolved and ambiguous: there is a best match to act on. */
                             resolved: boolean;
-                            /** @description Present exactly when reference_expressions is empty. */
-                            sensory_boundary?: {
+                            /** @description An object exactly when reference_expressions is empty; null otherwise. */
+                            sensory_boundary: {
                                 message: string;
                                 /** @enum {string} */
                                 reason: "no_sourced_sensory_evidence";
-                            };
+                            } | null;
                             /** @description resolved: the top match is clearly ahead; ambiguous: the term is a declared shared term (e.g. "pinot", "champagne"), or the runner-up is within 3 points, or within 5 points when the top is only a prefix or typo match; unresolved: nothing reaches the threshold of 55 (matches is then empty). */
                             state: "resolved" | "ambiguous" | "unresolved";
                             top_score: number;
@@ -5149,8 +5150,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             ambiguous: boolean;
-                            /** @description Present exactly when pairing_available is false: why there is no guidance. */
-                            boundary?: {
+                            /** @description An object exactly when pairing_available is false (why there is no guidance); null otherwise. */
+                            boundary: {
                                 /** Format: uuid */
                                 entity_id: string;
                                 entity_type: string;
@@ -5158,7 +5159,7 @@ export interface paths {
                                 message: string;
                                 reason: "no_verified_pairing_evidence" | "domain_not_covered";
                                 sensory_available: boolean;
-                            };
+                            } | null;
                             domain: "wine" | "spirits" | "beer";
                             /** @enum {boolean} */
                             ok: true;
@@ -5179,13 +5180,13 @@ export interface paths {
                                     pairing_text: string;
                                     preparation: string | null;
                                     qualifier: string | null;
-                                    /** @description Present when the excerpt was read in a copy (mirror, reprint, third-party list) rather than at source_url; the confidence is then one class lower. */
-                                    retrieved_via?: {
+                                    /** @description The copy (mirror, reprint, third-party list) the excerpt was read in, where it was not read at source_url (the confidence is then one class lower); null otherwise. */
+                                    retrieved_via: {
                                         kind: string;
                                         note?: string;
                                         /** Format: uri */
                                         url: string;
-                                    };
+                                    } | null;
                                     serving_scope: string | null;
                                     source_authority: "official_regional_wine_body" | "regulator" | "trade_body" | "educational_body" | "wine_press";
                                     /** @description Verbatim quote of the source, at most 300 characters. */
@@ -5222,10 +5223,10 @@ export interface paths {
                                 verified_source_backed_available: boolean;
                             };
                             query: string;
-                            /** @description Spec 2.5; present when sensory evidence exists. */
-                            reference_expression?: {
+                            /** @description Spec 2.5: the first reference expression where sensory evidence exists; null otherwise. */
+                            reference_expression: {
                                 [key: string]: unknown;
-                            };
+                            } | null;
                             resolution: {
                                 canonical_name: string;
                                 /** Format: uuid */
@@ -5598,13 +5599,13 @@ export interface paths {
                                     pairing_text: string;
                                     preparation: string | null;
                                     qualifier: string | null;
-                                    /** @description Present when the excerpt was read in a copy (mirror, reprint, third-party list) rather than at source_url; the confidence is then one class lower. */
-                                    retrieved_via?: {
+                                    /** @description The copy (mirror, reprint, third-party list) the excerpt was read in, where it was not read at source_url (the confidence is then one class lower); null otherwise. */
+                                    retrieved_via: {
                                         kind: string;
                                         note?: string;
                                         /** Format: uri */
                                         url: string;
-                                    };
+                                    } | null;
                                     serving_scope: string | null;
                                     source_authority: "official_regional_wine_body" | "regulator" | "trade_body" | "educational_body" | "wine_press";
                                     /** @description Verbatim quote of the source, at most 300 characters. */
@@ -5982,11 +5983,12 @@ export interface paths {
                                 entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                 provenance: {
                                     locator: string;
-                                    retrieved_via?: {
+                                    /** @description The copy the rule was read in, or null. */
+                                    retrieved_via: {
                                         kind: string;
                                         note?: string;
                                         url: string;
-                                    };
+                                    } | null;
                                     source_key: string;
                                     source_publisher: string;
                                     source_title: string;
@@ -6335,8 +6337,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             ambiguous: boolean;
-                            /** @description Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
-                            coverage?: "out_of_scope" | "unknown_term";
+                            /** @description Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. Null when the state is resolved or ambiguous. */
+                            coverage: "out_of_scope" | "unknown_term" | null;
                             matches: {
                                 canonical_name: string;
                                 domain: "wine" | "spirits" | "beer";
@@ -6357,8 +6359,8 @@ export interface paths {
                             resolved: boolean;
                             /** @description resolved: the top match is clearly ahead; ambiguous: the term is a declared shared term (e.g. "pinot", "champagne"), or the runner-up is within 3 points, or within 5 points when the top is only a prefix or typo match; unresolved: nothing reaches the threshold of 55 (matches is then empty). */
                             state: "resolved" | "ambiguous" | "unresolved";
-                            /** @description Unresolved answers only: up to 5 names that scored below the threshold, best first (empty when nothing came near). Show them as "did you mean"; never act on one without the user choosing it. */
-                            suggestions?: {
+                            /** @description Null when the state is resolved or ambiguous. */
+                            suggestions: {
                                 canonical_name: string;
                                 domain: "wine" | "spirits" | "beer";
                                 /** Format: uuid */
@@ -6368,7 +6370,7 @@ export interface paths {
                                 match_score: number;
                                 /** @description The name or alias that came nearest. */
                                 match_value: string;
-                            }[];
+                            }[] | null;
                             /** @description Designation words recognised in q (DO, DOCa, DOCG, AOC, IGP, WO, AVA, Qualitätswein…; data/designations.json, from the EU and national wine laws). They are left out of matching and never matched as entities: "DO Ribera del Duero" resolves as "Ribera del Duero" with terms [{kind: "designation", value: "DO"}]. Empty when there are none. */
                             terms: {
                                 end: number;

@@ -38,7 +38,7 @@ export const GuidanceItem = Type.Object({
   source_section: Type.String(),
   source_page: Type.Union([Type.String(), Type.Integer(), Type.Null()]),
   source_excerpt: Type.String({ maxLength: 300, description: 'Verbatim quote of the source, at most 300 characters.' }),
-  retrieved_via: Type.Optional(Type.Object({ url: Type.String({ format: 'uri' }), kind: Type.String(), note: Type.Optional(Type.String()) }, { description: 'Present when the excerpt was read in a copy (mirror, reprint, third-party list) rather than at source_url; the confidence is then one class lower.' })),
+  retrieved_via: Type.Union([Type.Object({ url: Type.String({ format: 'uri' }), kind: Type.String(), note: Type.Optional(Type.String()) }), Type.Null()], { description: 'The copy (mirror, reprint, third-party list) the excerpt was read in, where it was not read at source_url (the confidence is then one class lower); null otherwise.' }),
 });
 
 export const pairRoute: EngineRouteDef = {
@@ -61,7 +61,7 @@ export const pairRoute: EngineRouteDef = {
     }),
     resolution: ResolutionObject,
     sensory_available: Type.Boolean(),
-    reference_expression: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'Spec 2.5; present when sensory evidence exists.' })),
+    reference_expression: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()], { description: 'Spec 2.5: the first reference expression where sensory evidence exists; null otherwise.' }),
     domain: Type.Union([Type.Literal('wine'), Type.Literal('spirits'), Type.Literal('beer')]),
     pairing_available: Type.Boolean(),
     pairing_evidence: Type.Object({
@@ -77,7 +77,7 @@ export const pairRoute: EngineRouteDef = {
       pairing_scope_must_be_preserved: Type.Boolean(),
       pairing_requires_separate_promoted_evidence: Type.Boolean(),
     }),
-    boundary: Type.Optional(
+    boundary: Type.Union([
       Type.Object({
         reason: Type.Union(Object.keys(BOUNDARY_REASONS).map((k) => Type.Literal(k))),
         message: Type.String(),
@@ -85,8 +85,9 @@ export const pairRoute: EngineRouteDef = {
         entity_type: Type.String(),
         sensory_available: Type.Boolean(),
         knowledge_base_version: Type.String(),
-      }, { description: 'Present exactly when pairing_available is false: why there is no guidance.' }),
-    ),
+      }),
+      Type.Null(),
+    ], { description: 'An object exactly when pairing_available is false (why there is no guidance); null otherwise.' }),
   }),
   notFound: 'ENTITY_NOT_RESOLVED',
   example: 'q=vinho%20verde',

@@ -32,7 +32,7 @@ const Provenance = Type.Object({
   source_publisher: Type.String(),
   source_url: Type.String(),
   locator: Type.String(),
-  retrieved_via: Type.Optional(Type.Object({ url: Type.String(), kind: Type.String(), note: Type.Optional(Type.String()) })),
+  retrieved_via: Type.Union([Type.Object({ url: Type.String(), kind: Type.String(), note: Type.Optional(Type.String()) }), Type.Null()], { description: 'The copy the rule was read in, or null.' }),
 });
 
 export const parseRoute: EngineRouteDef = {
