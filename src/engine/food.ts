@@ -6,7 +6,7 @@
 // left to right, never overlapping) that equal a name of the vocabulary, compared without case, accents
 // or punctuation; an English plural is tried as its singular and the other way round ("oysters",
 // "pizza" → "Pizzas"). A stop word alone ("with", "de") is never a food.
-import { exactForm, fold, STOP_WORDS } from './normalize.ts';
+import { damerau, exactForm, fold, STOP_WORDS } from './normalize.ts';
 
 export interface FoodNodeRecord {
   id: string;
@@ -175,7 +175,7 @@ export class FoodVocabulary {
     return at;
   }
 
-  /** Food names near the words of a query that named none (one or two edits, same first letter). */
+  /** Food names near the words of a query that named none (one or two edits, a swap of two letters counting one; same first letter). */
   suggest(q: string): string[] {
     const out = new Set<string>();
     for (const w of key(q).split(' ')) {
@@ -183,7 +183,7 @@ export class FoodVocabulary {
       const scored: [number, string][] = [];
       for (let len = w.length - 2; len <= w.length + 2; len++) {
         for (const name of this.byInitial.get(`${w[0]}${len}`) ?? []) {
-          const d = editDistance(w, name, 2);
+          const d = damerau(w, name, 2);
           if (d <= 2) scored.push([d, name]);
         }
       }
@@ -195,34 +195,6 @@ export class FoodVocabulary {
     }
     return [...out];
   }
-}
-
-/** Levenshtein distance, stopped early above max (two reused rows: no allocation per name). */
-let rowA = new Int32Array(64);
-let rowB = new Int32Array(64);
-function editDistance(a: string, b: string, max: number): number {
-  if (b.length + 1 > rowA.length) {
-    rowA = new Int32Array(2 * (b.length + 1));
-    rowB = new Int32Array(2 * (b.length + 1));
-  }
-  let prev = rowA;
-  let cur = rowB;
-  for (let j = 0; j <= b.length; j++) prev[j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    cur[0] = i;
-    let best = i;
-    const ca = a.charCodeAt(i - 1);
-    for (let j = 1; j <= b.length; j++) {
-      const v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (ca === b.charCodeAt(j - 1) ? 0 : 1));
-      cur[j] = v;
-      if (v < best) best = v;
-    }
-    if (best > max) return max + 1;
-    const t = prev;
-    prev = cur;
-    cur = t;
-  }
-  return prev[b.length]!;
 }
 
 /** A guidance item placed in the vocabulary: the entries its food_item, else its dish, else its food_category names. */
