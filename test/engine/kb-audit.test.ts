@@ -48,8 +48,9 @@ describe('kb validate: audit checks', () => {
   });
 
   test('a Portuguese excerpt labelled "en", and an English one labelled "pt", are reported', () => {
-    const pt = problemsAfter('pairings/wines-of-portugal.json', (recs) => {
-      find(recs, (s) => s.entity === 'grape/tempranillo').items[0].language_code = 'en';
+    // (Tempranillo's Portuguese items joined its one set, in euw-european-wine.json)
+    const pt = problemsAfter('pairings/euw-european-wine.json', (recs) => {
+      find(recs, (s) => s.entity === 'grape/tempranillo').items.find((i: any) => i.language_code === 'pt').language_code = 'en';
     });
     has(pt, /"en" but the excerpt is written in "pt"/, 'grape/tempranillo');
     const en = problemsAfter('pairings/wines-of-portugal.json', (recs) => {

@@ -1,5 +1,5 @@
-// The loader's evidence rules: pairing sets for one entity from several files merge into one set,
-// a repeated food in the same scope is still an error across files, and a source read in a copy
+// The loader's evidence rules: one pairing set per entity (a second set, in any file, is a problem
+// naming the first), a repeated food in the same scope is an error, and a source read in a copy
 // (retrieved_via) caps an item's confidence one authority class lower.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,6 +17,7 @@ function dataCopy(): string {
   return dir;
 }
 const readJson = (f: string) => JSON.parse(fs.readFileSync(f, 'utf8'));
+const DATA_DIR = path.join(ROOT, 'data');
 
 /** A second set for the first entity of porto.json, in its own file, with one item of the first. */
 function secondSet(dir: string, mutate: (item: any) => void) {
@@ -35,26 +36,38 @@ test('copyCeiling steps one class down', () => {
   assert.equal(copyCeiling(0.6), 0.5);
 });
 
-test('two pairing sets for one entity merge: items of both, the later guidance_version', () => {
+test('a second pairing set for one entity is a problem naming the first (one set per entity)', () => {
   const dir = dataCopy();
   try {
-    const { entity, before } = secondSet(dir, (it) => { it.pairing_key = 'test_only_food'; it.food_item = 'test-only food'; });
-    const { kb, problems } = loadKnowledgeBase(dir);
-    assert.deepEqual(problems, []);
-    const e = kb.byKey.get(entity)!;
-    assert.equal(e.pairing!.items.length, before + 1);
-    assert.equal(e.pairing!.guidance_version, '2026.11.2');
-    assert.ok(e.pairing!.items.some((it) => it.pairing_key === 'test_only_food'));
+    const { entity } = secondSet(dir, (it) => { it.pairing_key = 'test_only_food'; it.food_item = 'test-only food'; });
+    const { problems } = loadKnowledgeBase(dir);
+    const p = problems.find((x) => x.file.endsWith('zz-second.json') && x.record === entity);
+    assert.ok(p, JSON.stringify(problems));
+    assert.match(p!.message, /second pairing set .*the first is in .*porto\.json.*one set per entity/);
   } finally { fs.rmSync(dir, { recursive: true, force: true }); }
 });
 
-test('the same food in the same scope across two files is a duplicate', () => {
+test('the same food in the same scope twice in a set is a duplicate', () => {
   const dir = dataCopy();
   try {
-    secondSet(dir, () => {});
+    const file = path.join(dir, 'pairings', 'porto.json');
+    const sets = readJson(file);
+    sets[0].items.push({ ...sets[0].items[0] });
+    fs.writeFileSync(file, JSON.stringify(sets));
     const { problems } = loadKnowledgeBase(dir);
-    assert.ok(problems.some((p) => p.file.endsWith('zz-second.json') && /duplicate item/.test(p.message)), JSON.stringify(problems));
+    assert.ok(problems.some((p) => p.file.endsWith('porto.json') && /duplicate item/.test(p.message)), JSON.stringify(problems));
   } finally { fs.rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('the shipped knowledge base holds one pairing set per entity', () => {
+  const seen = new Map<string, string>();
+  for (const f of fs.readdirSync(path.join(DATA_DIR, 'pairings')).filter((x) => x.endsWith('.json'))) {
+    for (const set of readJson(path.join(DATA_DIR, 'pairings', f))) {
+      assert.ok(!seen.has(set.entity), `${set.entity}: in ${seen.get(set.entity)} and ${f}`);
+      seen.set(set.entity, f);
+    }
+  }
+  assert.ok(seen.size >= 300);
 });
 
 test('a source read in a copy caps its items one class lower', () => {

@@ -467,15 +467,22 @@ export function loadKnowledgeBase(dataDir: string): { kb: KnowledgeBase; problem
     if (rec.review_status !== 'draft') target.sensory.push(rec);
   }
 
-  // pairings: one or more verified sets per entity (several files may hold sets for one entity,
-  // one per publisher); they are merged into one set whose guidance_version is the latest.
+  // pairings: one set per entity (data/README.md); a second set anywhere is a problem naming the first,
+  // so evidence for an entity is read, scoped and reviewed in one place
   const pairingKeys = new Map<string, Set<string>>();
+  const pairingFile = new Map<string, string>();
   for (const { file, rec } of checkArray<PairingSetRecord>(PairingSetSchema, readJsonFiles(path.join(dataDir, 'pairings'), 'pairings', problems), recId, problems)) {
     const target = byKey.get(rec.entity);
     if (!target) {
       problems.push({ file, record: rec.entity, field: 'entity', message: `"${rec.entity}" is not a served entity` });
       continue;
     }
+    const firstFile = pairingFile.get(rec.entity);
+    if (firstFile !== undefined) {
+      problems.push({ file, record: rec.entity, field: 'entity', message: `a second pairing set for ${rec.entity} (the first is in ${firstFile}): one set per entity, add these items to that set` });
+      continue;
+    }
+    pairingFile.set(rec.entity, file);
     let keys = pairingKeys.get(rec.entity);
     if (!keys) pairingKeys.set(rec.entity, (keys = new Set<string>()));
     rec.items.forEach((it, i) => {
@@ -496,15 +503,7 @@ export function loadKnowledgeBase(dataDir: string): { kb: KnowledgeBase; problem
       keys.add(scopeKey);
     });
     if (rec.review !== 'verified') continue;
-    if (!target.pairing) target.pairing = rec;
-    else {
-      const prev = target.pairing;
-      target.pairing = {
-        ...prev,
-        guidance_version: prev.guidance_version >= rec.guidance_version ? prev.guidance_version : rec.guidance_version,
-        items: [...prev.items, ...rec.items],
-      };
-    }
+    target.pairing = rec;
   }
 
   // appellation grape rules (issue 21). A set read in the official text wins over a set read only
