@@ -59,6 +59,19 @@ describe('kb validate: audit checks', () => {
     has(en, /"pt" but the excerpt is written in "en"/, 'geo/portugal');
   });
 
+  test('an excerpt that shows no pairing (under 40 characters and not naming its drink) is reported; a short one naming it is not', () => {
+    const short = problemsAfter('pairings/pinotage-association.json', (recs) => {
+      const it = find(recs, (s) => s.entity === 'grape/pinotage').items.find((i: any) => i.pairing_key === 'venison');
+      it.source_excerpt = 'venison, or a game pie.';
+    });
+    has(short, /23 characters that do not name Pinotage: an excerpt must show the pairing/, 'grape/pinotage');
+    const named = problemsAfter('pairings/pinotage-association.json', (recs) => {
+      const it = find(recs, (s) => s.entity === 'grape/pinotage').items.find((i: any) => i.pairing_key === 'venison');
+      it.source_excerpt = 'Pinotage with venison.';
+    });
+    assert.ok(!named.some((p) => /do not name/.test(p.message)), JSON.stringify(named.slice(0, 3)));
+  });
+
   test('an English excerpt that names none of the food of its item is reported', () => {
     const got = problemsAfter('pairings/pinotage-association.json', (recs) => {
       const it = find(recs, (s) => s.entity === 'grape/pinotage').items.find((i: any) => i.pairing_key === 'venison');

@@ -149,14 +149,16 @@ describe('European wine evidence (euw)', () => {
     assert.equal(ox.geography_scope, 'Rioja');
   });
 
-  test('Grenache and Chianti: the Chianti items rest on a copy and are capped at 0.5', () => {
+  test('Grenache and Chianti: the Chianti items rest on a copy and are capped at 0.5; list lines naming no wine are gone', () => {
     assert.equal(euwItem('grape/grenache', 'indian_curries').style_scope, 'fruity, light-bodied');
-    const boar = euwItem('geo/chianti', 'wild_boar');
-    assert.equal(boar.style_scope, 'better quality aged or riserva Chianti');
-    const src = kb().sources.get(boar.source_key)!;
+    // (the list lines "Pecorino cheese", "Game, especially pheasant and wild boar"… were removed in
+    // 2026.11.3: an excerpt must show the pairing, and those named no wine)
+    const steak = euwItem('geo/chianti', 'bistecca_alla_fiorentina');
+    const src = kb().sources.get(steak.source_key)!;
     assert.equal(src.retrieved_via?.kind, 'scrape');
-    assert.equal(boar.confidence, 0.5);
-    assert.equal(euwItem('grape/sangiovese', 'lasagne').geography_scope, 'Tuscany');
+    assert.equal(steak.confidence, 0.5);
+    assert.equal(euwItem('grape/sangiovese', 'bistecca_alla_fiorentina').geography_scope, 'Tuscany');
+    assert.ok(!kb().byKey.get('geo/chianti')!.pairing!.items.some((i) => i.pairing_key === 'wild_boar'));
   });
 
   test('Alsace varieties: French trade and wine press, and the Vins d’Alsace Muscat text read in a reprint', () => {

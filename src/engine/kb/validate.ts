@@ -352,6 +352,9 @@ export function auditChecks(
   }
 }
 
+/** Below this many characters an excerpt must name its drink to show the pairing (issue 24). */
+export const SHORT_EXCERPT = 40;
+
 function auditFindings(
   dataDir: string,
   kb: ReturnType<typeof loadKnowledgeBase>['kb'],
@@ -371,6 +374,16 @@ function auditFindings(
         const lang = excerptLanguage(it.source_excerpt);
         if (lang && lang !== it.language_code) {
           problems.push({ ...where, field: `${where.field}.language_code`, message: `"${it.language_code}" but the excerpt is written in "${lang}" (its function words)` });
+        }
+        // an excerpt must show the pairing: one under SHORT_EXCERPT characters (a chart fragment, a
+        // list line) counts only when it names the drink itself (its name or an alias)
+        if (it.source_excerpt.length < SHORT_EXCERPT) {
+          const e = kb.byKey.get(String(set.entity));
+          const text = ` ${fold(exactForm(it.source_excerpt))} `;
+          const names = e ? [e.name, ...e.aliases.map((a) => a.name)] : [];
+          if (!names.some((n) => { const f = fold(exactForm(n)); return f.length >= 3 && text.includes(` ${f} `); })) {
+            problems.push({ ...where, field: `${where.field}.source_excerpt`, message: `${it.source_excerpt.length} characters that do not name ${e?.name ?? set.entity}: an excerpt must show the pairing (at least ${SHORT_EXCERPT} characters, or name the drink)` });
+          }
         }
         if (it.language_code === 'en' && (!lang || lang === 'en')) {
           const stems = foodStems(it.food_item, it.dish);
