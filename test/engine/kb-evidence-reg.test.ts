@@ -109,4 +109,14 @@ describe('regulator sensory expressions (reg)', () => {
     assert.equal(s.confidence, 0.9);
     assert.deepEqual(s.primary_aromas, ['flint']);
   });
+
+  test('sensory fields sit where their source puts them (issue 24 audit): Sancerre\'s gunflint is a palate note, Mamertino\'s brick red belongs to the red riserva', () => {
+    const sancerre = expr('geo/sancerre', 'euw_sancerre_blanc');
+    assert.ok(!sancerre.primary_aromas.includes('flint'));
+    assert.ok(sancerre.variation_notes.some((n) => /gunflint/.test(n)));
+    const mamertino = expr('geo/mamertino', 'reg_mamertino_di_milazzo');
+    const red = mamertino.variation_notes.find((n) => n.startsWith('Red:'))!;
+    assert.match(red, /Red riserva: moving towards brick red with age/);
+    assert.ok(!/^Red: ruby moving towards brick red/.test(red));
+  });
 });
