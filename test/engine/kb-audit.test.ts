@@ -72,6 +72,14 @@ describe('kb validate: audit checks', () => {
     assert.ok(!named.some((p) => /do not name/.test(p.message)), JSON.stringify(named.slice(0, 3)));
   });
 
+  test('two grape records with one VIVC number are reported, a draft included', () => {
+    const got = problemsAfter('grapes/vivc.json', (recs) => {
+      const src = find(recs, (r) => r.key === 'grape/malvasia');
+      recs.push({ ...src, key: 'grape/malvasia-copy-draft', name: 'Malvasia Copy', review: 'draft', aliases: [] });
+    });
+    has(got, /VIVC 7269 is also grape\/malvasia: one entity per VIVC number/, 'grape/malvasia-copy-draft');
+  });
+
   test('an English excerpt that names none of the food of its item is reported', () => {
     const got = problemsAfter('pairings/pinotage-association.json', (recs) => {
       const it = find(recs, (s) => s.entity === 'grape/pinotage').items.find((i: any) => i.pairing_key === 'venison');

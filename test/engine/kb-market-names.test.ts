@@ -220,6 +220,15 @@ describe('lists, foreign name parts, generic aliases and family names (issue 20,
     resolvesTo('Muscat Ottonel', 'grape/muscat-ottonel');
   });
 
+  test('"Malvasia" and "Albana" name several varieties: ambiguous; the full names still resolve (issue 24 audit)', () => {
+    const m = resolve('Malvasia');
+    assert.equal(m.state, 'ambiguous');
+    for (const k of ['grape/malvasia', 'grape/malvasia-bianca', 'grape/malvasia-nera']) assert.ok(m.keys.includes(k), k);
+    assert.equal(resolve('Albana').state, 'ambiguous');
+    resolvesTo('Malvasia Istriana', 'grape/malvasia');
+    resolvesTo('Albana Rosa', 'grape/albana-rosa');
+  });
+
   test('Swedish and Finnish category names from EU texts', () => {
     topIs('fruktsprit', 'spirit/fruit-spirit');
     topIs('destillerad gin', 'spirit/distilled-gin');

@@ -396,6 +396,18 @@ function auditFindings(
     }
   }
 
+  // 1b. one grape record per VIVC number, drafts included (a misspelt draft must not shadow the variety)
+  const byVivc = new Map<string, string>();
+  for (const { file, data } of readFamily(dataDir, 'grapes')) {
+    for (const r of data) {
+      const id = r?.facts?.vivc_id?.value;
+      if (id === undefined || id === null) continue;
+      const other = byVivc.get(String(id));
+      if (other && other !== r.key) problems.push({ file, record: String(r.key), field: 'facts.vivc_id', message: `VIVC ${id} is also ${other}: one entity per VIVC number (merge them, or drop the draft)` });
+      else byVivc.set(String(id), String(r.key));
+    }
+  }
+
   // 2. Regulation (EC) No 110/2008 was repealed by Regulation (EU) 2019/787: no fact value or source
   //    title may give it as the regulation in force (quotes of old documents stay in locators and notes).
   for (const e of kb.entities) {
