@@ -134,7 +134,19 @@ function metricsVar(env: Env): Config['metrics'] {
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
+/** The oldest Node this service runs on: key checksums use zlib.crc32, added in Node 20.15.0. */
+export const MIN_NODE = [20, 15] as const;
+
+/** Throws a ConfigError naming the version when Node is older than MIN_NODE (checked before anything else). */
+export function checkNodeVersion(version: string = process.versions.node): void {
+  const [major = 0, minor = 0] = version.split('.').map((x) => Number.parseInt(x, 10));
+  if (major < MIN_NODE[0] || (major === MIN_NODE[0] && minor < MIN_NODE[1])) {
+    throw new ConfigError('Node.js', `${version} is too old: this service needs Node ${MIN_NODE.join('.')} or newer (key checksums use zlib.crc32)`);
+  }
+}
+
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
+  checkNodeVersion();
   const port = intVar(env, 'PORT', 8080, 0, 65535);
   const host = env.HOST?.trim() || '127.0.0.1';
   const publicBaseUrl =

@@ -1,9 +1,9 @@
-import { test } from 'node:test';
+import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { loadConfig } from '../src/config.ts';
+import { checkNodeVersion, ConfigError, loadConfig } from '../src/config.ts';
 import { ROOT, tempDir } from './helper.ts';
 
 test('defaults: port 8080 on 127.0.0.1, SQLite at ./var/drinks.db, proxy untrusted, demo on with the spec limits', () => {
@@ -63,4 +63,13 @@ test('the server refuses to start on bad configuration or invalid data, naming t
   const badData = run({ DATA_DIR: dir, DATABASE_URL: `sqlite:${path.join(dir, 'x.db')}`, PORT: '0' });
   assert.equal(badData.status, 1);
   assert.match(badData.stderr, new RegExp(`grapes/vivc.json \\[${grapes[0].key}\\] facts.vivc_id.source: unknown source "no-such-source"`));
+});
+
+describe('Node version (issue 24, security review 8.1)', () => {
+  test('Node older than 20.15 is refused with a message naming the version; 20.15 and newer pass', () => {
+    assert.throws(() => checkNodeVersion('20.14.0'), (e: unknown) => e instanceof ConfigError && /20\.14\.0 is too old: this service needs Node 20\.15 or newer/.test((e as Error).message));
+    assert.throws(() => checkNodeVersion('18.19.1'), ConfigError);
+    for (const v of ['20.15.0', '20.20.2', '22.1.0']) assert.doesNotThrow(() => checkNodeVersion(v));
+    assert.doesNotThrow(() => checkNodeVersion());
+  });
 });
