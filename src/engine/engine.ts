@@ -626,7 +626,9 @@ export class Engine {
       if (!parent) return invalid(`Parameter "parent" must be the entity_id (or permanent key) of a served entity; "${p.parent}" is not one.`, 'parent');
       parentKey = parent.key;
     }
-    const filters = `type=${p.type ?? ''}&domain=${p.domain ?? ''}&country=${country ?? ''}&parent=${parentKey ?? ''}`;
+    // filters in one normal form, so equivalent ones share cursors (type=grape,spirit is type=spirit,grape)
+    const types = p.type === undefined ? '' : [...new Set(p.type.split(',').map((t) => t.trim()))].sort().join(',');
+    const filters = `type=${types}&domain=${p.domain ?? ''}&country=${country ?? ''}&parent=${parentKey ?? ''}`;
     let after: string | null = null;
     if (p.cursor !== undefined) {
       const c = this.readCursor(p.cursor, filters);
@@ -662,7 +664,11 @@ export class Engine {
     };
   }
 
-  /** Opaque, stable cursor: the last key served, bound to the KB version and the filters. */
+  /**
+   * Opaque, stable cursor: the last key served, tied to the KB version and the filters by a checksum.
+   * The checksum is no secret (anyone can make a cursor); it only catches a cursor reused with other
+   * filters. That is harmless either way: the filters are applied again on every page.
+   */
   private cursorOf(afterKey: string, filters: string): string {
     const payload = Buffer.from(JSON.stringify([this.kb.version, afterKey])).toString('base64url');
     return `${payload}.${this.cursorSig(payload, filters)}`;
@@ -685,7 +691,7 @@ export class Engine {
     }
     if (!Array.isArray(decoded) || decoded.length !== 2 || typeof decoded[0] !== 'string' || typeof decoded[1] !== 'string') return bad('is not a cursor issued by this endpoint.');
     if (decoded[0] !== this.kb.version) return bad(`belongs to knowledge-base version ${decoded[0]}, not ${this.kb.version}.`);
-    if (cursor.slice(dot + 1) !== this.cursorSig(payload, filters)) return bad('was issued for other filters (type, domain, country, parent), or was altered.');
+    if (cursor.slice(dot + 1) !== this.cursorSig(payload, filters)) return bad('does not belong to these filters (type, domain, country, parent): pass the same filters as the page it came from.');
     return decoded[1];
   }
 

@@ -112,7 +112,14 @@ describe('entities as resources', () => {
     const foreign = await get(`/v1/entities?type=spirit&cursor=${encodeURIComponent(page.next_cursor)}`);
     assert.equal(foreign.statusCode, 400);
     assert.equal(foreign.json().error.parameter, 'cursor');
-    // an altered cursor is refused
+    assert.match(foreign.json().error.message, /does not belong to these filters/);
+    // equivalent filters share cursors: the order and repetition of types do not matter
+    const mixed = (await get('/v1/entities?type=grape,spirit&limit=2')).json();
+    for (const same of ['spirit,grape', 'grape,spirit,grape']) {
+      const next = await get(`/v1/entities?type=${same}&limit=2&cursor=${encodeURIComponent(mixed.next_cursor)}`);
+      assert.equal(next.statusCode, 200, `${same}: ${next.body}`);
+    }
+    // a changed checksum does not match the filters either
     const altered = page.next_cursor.replace(/.$/, (c: string) => (c === 'A' ? 'B' : 'A'));
     assert.equal((await get(`/v1/entities?type=grape&cursor=${encodeURIComponent(altered)}`)).statusCode, 400);
     assert.match((await get('/v1/entities?limit=101')).json().error.message, /1 to 100/);
