@@ -15,7 +15,6 @@
 // 200 (keyedHeaders(), with the constant parts computed once per plan and month), so the
 // standard-headers hook has nothing left to read back.
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import { LRUCache } from 'lru-cache';
 import { ApiError, retryPhrase } from './errors.ts';
 import { hashKey, looksLikeKey } from './keys.ts';
 import type { CallerAccount, GatewayContext } from './context.ts';
@@ -24,6 +23,9 @@ import { LimiterUnavailableError, MemoryWindowLimiter } from '../store/limiter.t
 import { clientIp, ipBucket } from './client-address.ts';
 import { plansUrl } from './demo.ts';
 import { secondsOfMonth } from './standard-headers.ts';
+import { authFailureWindows, authFailuresSeen } from './auth-failures.ts';
+
+export { authFailuresSeen };
 
 export const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
@@ -32,56 +34,9 @@ function storeDown(e: unknown): never {
   throw new ApiError('STORE_UNAVAILABLE', 'The key and usage store is unavailable; nothing was counted. Retry shortly.', { 'Retry-After': '5' });
 }
 
-/** Addresses whose failed authentications are counted at once, per process. */
-const AUTH_FAILURE_WINDOWS = 20_000;
-const FAILURE_WINDOW_MS = 60_000;
-
-/**
- * Failed authentications per address bucket: fixed one-minute windows in a bounded LRU (the least
- * recently used dropped first), answered without a promise. A refused hit is not counted.
- */
-class FailureWindows {
-  private readonly windows = new LRUCache<string, { count: number; resetAt: number }>({ max: AUTH_FAILURE_WINDOWS });
-
-  get size() {
-    return this.windows.size;
-  }
-
-  /** Whether one more authentication is allowed now (looking keeps no window alive). */
-  peek(bucket: string, limit: number, now: number): { allowed: boolean; resetAt: number } {
-    const w = this.windows.peek(bucket);
-    if (!w || w.resetAt <= now) return { allowed: true, resetAt: now + FAILURE_WINDOW_MS };
-    return { allowed: w.count < limit, resetAt: w.resetAt };
-  }
-
-  /** Until when (epoch ms) some address may be refused: the latest end of a window that reached the limit. */
-  blockedUntil = 0;
-
-  hit(bucket: string, limit: number, now: number) {
-    let w = this.windows.get(bucket);
-    if (!w || w.resetAt <= now) this.windows.set(bucket, (w = { count: 0, resetAt: now + FAILURE_WINDOW_MS }));
-    if (w.count < limit) w.count++;
-    if (w.count >= limit && w.resetAt > this.blockedUntil) this.blockedUntil = w.resetAt;
-  }
-}
-
-const authFailureWindows = new WeakMap<GatewayContext, FailureWindows>();
-
-/**
- * Whether some address may be refused for its failed authentications now (one reached the limit in
- * a window that has not ended). While none may, the address check lets every request through, so
- * the keyed fast path (fast-keyed.ts), which does not look at addresses, answers only then.
- */
-export function authFailuresSeen(ctx: GatewayContext, now = Date.now()): boolean {
-  const w = authFailureWindows.get(ctx);
-  return w !== undefined && now < w.blockedUntil;
-}
-
 export function authenticate(ctx: GatewayContext) {
-  let failures = authFailureWindows.get(ctx);
-  if (!failures) authFailureWindows.set(ctx, (failures = new FailureWindows()));
+  const lim = authFailureWindows(ctx);
   const limit = ctx.config.authFailuresPerIpPerMinute;
-  const lim = failures;
 
   /** Counts a failed authentication of this request's address and refuses it. */
   const fail = (request: FastifyRequest, bucket: string | undefined, message: string): ApiError => {

@@ -8,6 +8,8 @@ import type { FastifyInstance } from 'fastify';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { GatewayContext } from './context.ts';
 import { ApiError } from './errors.ts';
+import { authFailureWindows } from './auth-failures.ts';
+import { clientIp, ipBucket } from './client-address.ts';
 
 export class Metrics {
   readonly registry = new Registry();
@@ -146,8 +148,20 @@ export function registerMetrics(app: FastifyInstance, ctx: GatewayContext) {
   });
   const { token, port, host } = ctx.config.metrics;
   if (token) {
+    const failures = authFailureWindows(ctx);
+    const limit = ctx.config.authFailuresPerIpPerMinute;
     app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+      // token guesses count in the same per-address windows as failed API keys (issue 24, 8.4)
+      const bucket = ipBucket(clientIp(request));
+      const now = Date.now();
+      const seen = failures.peek(bucket, limit, now);
+      if (!seen.allowed) {
+        const retry = Math.max(1, Math.ceil((seen.resetAt - now) / 1000));
+        reply.code(429).header('Retry-After', String(retry));
+        return { ok: false, error: { code: 'RATE_LIMITED', message: `Too many failed authentications from this address (${limit} per minute); retry in ${retry} s with the metrics token.`, request_id: request.id } };
+      }
       if (!tokenMatches(request.headers.authorization, token)) {
+        failures.hit(bucket, limit, now);
         reply.code(401).header('WWW-Authenticate', 'Bearer realm="metrics"');
         return { ok: false, error: { code: 'UNAUTHORIZED', message: 'GET /metrics needs "Authorization: Bearer <METRICS_TOKEN>".', request_id: request.id } };
       }

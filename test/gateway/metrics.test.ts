@@ -66,6 +66,23 @@ test('with METRICS_TOKEN: refused without the token; counters move with traffic'
   }
 });
 
+test('/metrics token guesses count in the per-address failed-authentication limit (then 429 with Retry-After, even with the right token), shared with API keys', async () => {
+  const t = await buildTestApp({ env: { METRICS_TOKEN: TOKEN, AUTH_FAILURES_PER_IP_PER_MINUTE: '3' } });
+  try {
+    for (let i = 0; i < 3; i++) assert.equal((await t.app.inject({ url: '/metrics', headers: { authorization: `Bearer guess-${i}-guess-guess` } })).statusCode, 401);
+    const refused = await t.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
+    assert.equal(refused.statusCode, 429);
+    assert.equal(refused.json().error.code, 'RATE_LIMITED');
+    assert.ok(Number(refused.headers['retry-after']) >= 1);
+    // the same address's API-key authentications are refused too: one limit per address
+    assert.equal((await t.app.inject({ url: '/v1/resolve-entity?q=syrah', headers: { authorization: 'Bearer dis_live_unknownkeyunknownkeyunknownkey' } })).statusCode, 429);
+    // another address is not affected
+    assert.equal((await t.app.inject({ url: '/metrics', remoteAddress: '203.0.113.9', headers: { authorization: `Bearer ${TOKEN}` } })).statusCode, 200);
+  } finally {
+    await t.close();
+  }
+});
+
 test('with METRICS_PORT: served on its own listener only', async () => {
   const port = await freePort();
   const t = await buildTestApp({ env: { METRICS_PORT: String(port) } });
