@@ -26,6 +26,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { GatewayContext } from './context.ts';
 import { authFailuresSeen, BEARER, monthOf, planHeaders, windowKey } from './keyed.ts';
+import { forgetUsage } from './usage-reads.ts';
 import { hashKey } from './keys.ts';
 import { requestIdOf } from './request-id.ts';
 import { answerSeriesOf } from './metrics.ts';
@@ -161,6 +162,7 @@ export class KeyedFastPath {
     const month = store.consumeMonthlyNow(rec.id, period, plan.monthly_limit);
     // (a refusal counted nothing: Fastify refuses it with the full 429)
     if (month === undefined || !month.admitted) return false;
+    forgetUsage(ctx, rec.id, period);
     const wkey = windowKey(rec);
     const minute = lim.hitNow(wkey, plan.per_minute_limit, 60_000);
     if (minute === undefined || !minute.allowed) {

@@ -24,6 +24,7 @@ import { clientIp, ipBucket } from './client-address.ts';
 import { plansUrl } from './demo.ts';
 import { secondsOfMonth } from './standard-headers.ts';
 import { authFailureWindows, authFailuresSeen } from './auth-failures.ts';
+import { forgetUsage, usageRead } from './usage-reads.ts';
 
 export { authFailuresSeen };
 
@@ -271,6 +272,7 @@ export async function admit(ctx: GatewayContext, request: FastifyRequest, reply:
   a.counted = true;
   a.minute = minute;
   a.used = res.used;
+  forgetUsage(ctx, a.key.id, a.period);
   return nowMs;
 }
 
@@ -293,6 +295,7 @@ export async function refund(ctx: GatewayContext, request: FastifyRequest) {
   const a = request.account;
   if (!a?.counted) return;
   a.counted = false;
+  forgetUsage(ctx, a.key.id, a.period);
   await ctx.store.refundMonthly(a.key.id, a.period).catch(() => undefined);
 }
 
@@ -320,7 +323,7 @@ export async function peekHeaders(ctx: GatewayContext, request: FastifyRequest, 
   }
   let used;
   try {
-    used = await ctx.store.getMonthly(a.key.id, a.period);
+    used = await usageRead(ctx, a.key.id, a.period, () => ctx.store.getMonthly(a.key.id, a.period));
   } catch (e) {
     storeDown(e);
   }

@@ -14,7 +14,7 @@ export default async function usage(app: FastifyInstance, ctx: GatewayContext) {
     url: '/v1/usage',
     schema: {
       summary: "The calling key's plan, monthly usage and remaining allowance",
-      description: 'Never counted: it consumes neither monthly quota nor a slot of the per-minute window. It is refused with 429 RATE_LIMITED (and Retry-After) while the key\'s per-minute window is used up. The period is the calendar month in UTC.',
+      description: 'Never counted: it consumes neither monthly quota nor a slot of the per-minute window. It is refused with 429 RATE_LIMITED (and Retry-After) while the key\'s per-minute window is used up. The period is the calendar month in UTC. The count is read from the store at most once a second per key and process: requests this process counted show at once, those of other processes within the second.',
       tags: ['keyed'],
       security: [{ bearerAuth: [] }],
       response: {
