@@ -178,6 +178,25 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}) {
   // a repeated parameter is an error, not an array; a control character is never part of a term
   // (and would let two different requests look the same in logs or keys)
   app.addHook('preValidation', (request, _reply, done) => {
+    // a malformed percent-encoding ("%E0%A4%A", a lone "%") is refused, not read as the literal text
+    const url = request.url;
+    const qs = url.indexOf('?');
+    if (qs >= 0 && url.includes('%', qs)) {
+      for (const part of url.slice(qs + 1).split('&')) {
+        try {
+          decodeURIComponent(part.replace(/\+/g, ' '));
+        } catch {
+          const name = part.split('=')[0] ?? '';
+          let shown = name;
+          try {
+            shown = decodeURIComponent(name);
+          } catch {
+            shown = '';
+          }
+          return done(new ApiError('INVALID_REQUEST', `The query string has a malformed percent-encoding${shown ? ` in parameter "${shown}"` : ''}: encode the text as UTF-8 with %XX escapes.`, {}, shown ? { parameter: shown } : {}));
+        }
+      }
+    }
     const q = request.query as Record<string, unknown> | undefined;
     const bad = controlCharParameter(q) ?? controlCharParameter(request.params as Record<string, unknown> | undefined);
     if (bad !== undefined) {

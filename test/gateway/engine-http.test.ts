@@ -45,7 +45,7 @@ test('HTTP engine mode: bodies pass through; engine down gives 503 ENGINE_UNAVAI
   }
 });
 
-test('the engine process checks its own parameters; a malformed engine answer is ENGINE_UNAVAILABLE and refunded', async () => {
+test('the engine process checks its own parameters; a malformed engine answer is ENGINE_UNAVAILABLE (the refund of such a failure is checked above)', async () => {
   const engineApp = buildEngineServer(sharedEngine(), 'silent');
   engineApp.get('/engine/v1/broken', async () => ({ error: 'Not Found' }));
   await engineApp.listen({ port: 0, host: '127.0.0.1' });

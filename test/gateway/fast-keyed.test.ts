@@ -261,11 +261,19 @@ test('refusals go to Fastify: an unknown, malformed or revoked key, a missing he
     assert.match(String(unknown.headers['www-authenticate']), /invalid_token/);
     assert.equal((await t.get(path, { authorization: 'Basic abc' })).status, 401);
     assert.equal((await t.get(path)).status, 401);
+    const period = new Date().toISOString().slice(0, 7);
+    const usedBeforeHead = await t.ctx.store.getMonthly(id, period);
     const head = await t.get(path, auth, 'HEAD');
     assert.equal(head.status, 200);
     assert.equal(head.fast, false);
+    // a HEAD is a GET without a body, counted the same
+    assert.equal(head.body.length, 0);
+    assert.equal(await t.ctx.store.getMonthly(id, period), usedBeforeHead + 1);
     assert.equal((await t.get('/v1/resolve-entity?limit=2&q=merlot', auth)).fast, false);
-    assert.equal((await t.get('/demo/v1/resolve-entity?q=merlot')).fast, false);
+    // the demo twin (a real route: 200) is always Fastify's
+    const demo = await t.get('/v1/demo/resolve-entity?q=merlot');
+    assert.equal(demo.status, 200);
+    assert.equal(demo.fast, false);
     assert.equal(t.fast.answered, before, 'none of these answered by the fast path');
     // a revoked key is refused once the account cache lets go of it (KEY_CACHE_TTL_MS)
     await t.ctx.store.setKeyStatus(id, 'revoked');

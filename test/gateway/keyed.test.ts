@@ -135,5 +135,12 @@ describe('keyed endpoints: authentication, metering, headers', () => {
     assert.equal(nf.json().error.code, 'ENTITY_NOT_RESOLVED');
     assert.equal(nf.headers['x-ratelimit-remaining'], '1000');
     assert.equal(await t.ctx.store.getMonthly(k.id, period), 0);
+    // the same key sent in a malformed header (not the Bearer scheme): 401, and the key counts nothing
+    const unauth = await t.app.inject({ url: '/v1/resolve-entity?q=syrah', headers: { authorization: k.auth.authorization.replace(/^Bearer /, 'Basic ') } });
+    assert.equal(unauth.statusCode, 401);
+    assert.equal(await t.ctx.store.getMonthly(k.id, period), 0);
+    // and a 200 is counted, so the zeros above were not for want of counting
+    assert.equal((await t.app.inject({ url: '/v1/resolve-entity?q=syrah', headers: k.auth })).statusCode, 200);
+    assert.equal(await t.ctx.store.getMonthly(k.id, period), 1);
   });
 });

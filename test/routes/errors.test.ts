@@ -117,7 +117,14 @@ describe('request validation, unknown paths, methods and request ids', () => {
   });
 
   test('malformed percent-encoding is a 400, not a 500', async () => {
-    const res = await t.app.inject({ url: '/v1/resolve-entity?q=%E0%A4%A', headers: auth });
-    assert.ok(res.statusCode === 200 || res.statusCode === 400, String(res.statusCode));
+    for (const q of ['%E0%A4%A', '%', 'abc%2', '%FF%FE']) {
+      const res = await t.app.inject({ url: `/v1/resolve-entity?q=${q}`, headers: auth });
+      assert.equal(res.statusCode, 400, q);
+      assert.equal(res.json().error.code, 'INVALID_REQUEST');
+      assert.equal(res.json().error.parameter, 'q');
+      assert.match(res.json().error.message, /malformed percent-encoding/);
+    }
+    // well-formed escapes still work
+    assert.equal((await t.app.inject({ url: '/v1/resolve-entity?q=%C3%A9', headers: auth })).statusCode, 200);
   });
 });

@@ -133,7 +133,8 @@ describe('usage leases across two gateway processes (PostgreSQL + Redis)', { tim
     await A.stop('SIGKILL');
     await d.stop();
     const stranded = (await stored(k.id)) - d.seen.ok;
-    assert.ok(stranded >= 0 && stranded <= MAX_BLOCK + 5, `stranded ${stranded} (one block of at most ${MAX_BLOCK}, plus requests in flight at the kill)`);
+    // a block was held at the kill (the loop above waited for one), so some of it is stranded
+    assert.ok(stranded > 0 && stranded <= MAX_BLOCK + 5, `stranded ${stranded} (one block of at most ${MAX_BLOCK}, plus requests in flight at the kill)`);
     // B serves the key to the end of its allowance
     const e = drive([B], k.key);
     for (const deadline = Date.now() + 60_000; Date.now() < deadline && e.seen.quota < 30; ) await sleep(50);
@@ -153,7 +154,6 @@ describe('usage leases across two gateway processes (PostgreSQL + Redis)', { tim
     for (const deadline = Date.now() + 20_000; Date.now() < deadline && (await stored(k.id)) - d.seen.ok <= 0; ) await sleep(50);
     // the allowance drops below what is already used: QUOTA_EXCEEDED everywhere within 2 s
     await admin('plans', 'set', 'shrinking', '--monthly', '10', '--per-minute', '1000000');
-    const changed = Date.now();
     const okAtChange = d.seen.ok;
     await sleep(2000);
     const okAfter2s = d.seen.ok;
@@ -168,7 +168,6 @@ describe('usage leases across two gateway processes (PostgreSQL + Redis)', { tim
     const e = drive([A, B], r.key);
     for (const deadline = Date.now() + 20_000; Date.now() < deadline && (await stored(r.id)) - e.seen.ok <= 0; ) await sleep(50);
     await admin('keys', 'revoke', r.id);
-    const revoked = Date.now();
     await sleep(2000);
     const okAt2s = e.seen.ok;
     await sleep(500);
@@ -177,7 +176,6 @@ describe('usage leases across two gateway processes (PostgreSQL + Redis)', { tim
     assert.ok(e.seen.unauthorized > 0);
     await sleep(1000);
     assert.equal(await stored(r.id), e.seen.ok, 'blocks of the revoked key went back when idle');
-    assert.ok(Date.now() - changed > 0 && Date.now() - revoked > 0);
   });
 
   test('a rolled key shares its predecessor\'s leased allowance exactly', async () => {
