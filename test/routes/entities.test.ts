@@ -154,16 +154,23 @@ describe('entities as resources', () => {
 
   test('resolve-entity type and domain filters', async () => {
     // "champagne" is a shared term (the wine geography and other entities); within type it resolves
-    const all = (await get('/v1/resolve-entity?q=cahors')).json();
-    assert.ok(all.matches.length > 0);
-    const grapesOnly = (await get('/v1/resolve-entity?q=cahors&type=grape')).json();
-    assert.ok(grapesOnly.matches.every((m: { entity_type: string }) => m.entity_type === 'grape'));
-    const geoOnly = (await get('/v1/resolve-entity?q=syrah&type=wine_geography')).json();
-    assert.ok(geoOnly.matches.every((m: { entity_type: string }) => m.entity_type === 'wine_geography'));
-    const beer = (await get('/v1/resolve-entity?q=ipa&domain=beer')).json();
+    // (each filtered list is checked non-empty and holding the entity the term names in that type:
+    // an .every() over an empty list could not fail)
+    const keyOf = (m: { entity_id: string }) => sharedEngine().kb.byId.get(m.entity_id)!.key;
+    const all = (await get('/v1/resolve-entity?q=vouvray')).json();
+    assert.equal(keyOf(all.matches[0]), 'geo/vouvray');
+    const grapesOnly = (await get('/v1/resolve-entity?q=vouvray&type=grape')).json();
+    assert.ok(grapesOnly.matches.length > 0 && grapesOnly.matches.every((m: { entity_type: string }) => m.entity_type === 'grape'));
+    assert.equal(keyOf(grapesOnly.matches[0]), 'grape/chenin-blanc');
+    const geoOnly = (await get('/v1/resolve-entity?q=toro&type=wine_geography')).json();
+    assert.ok(geoOnly.matches.length > 0 && geoOnly.matches.every((m: { entity_type: string }) => m.entity_type === 'wine_geography'));
+    assert.equal(keyOf(geoOnly.matches[0]), 'geo/toro');
+    const beer = (await get('/v1/resolve-entity?q=bitter&domain=beer')).json();
     assert.ok(beer.matches.length > 0 && beer.matches.every((m: { domain: string }) => m.domain === 'beer'));
-    const spirits = (await get('/v1/resolve-entity?q=ipa&domain=spirits')).json();
-    assert.ok(spirits.matches.every((m: { domain: string }) => m.domain === 'spirits'));
+    assert.equal(keyOf(beer.matches[0]), 'beer/11a-ordinary-bitter');
+    const spirits = (await get('/v1/resolve-entity?q=bitter&domain=spirits')).json();
+    assert.ok(spirits.matches.length > 0 && spirits.matches.every((m: { domain: string }) => m.domain === 'spirits'));
+    assert.equal(keyOf(spirits.matches[0]), 'spirit/bitter-tasting-spirit-drinks');
     assert.equal((await get('/v1/resolve-entity?q=syrah&type=cocktail')).statusCode, 400);
     assert.equal((await get('/v1/resolve-entity?q=syrah&domain=cider')).json().error.parameter, 'domain');
     const demo = await t.app.inject({ method: 'GET', url: '/v1/demo/resolve-entity?q=syrah&type=grape' });
