@@ -3900,7 +3900,7 @@ export interface paths {
         };
         /**
          * List entities, filtered, in pages
-         * @description Served entities in a stable order (by permanent key), 25 per page by default (`limit` 1–100). Filters are optional and combine: `type` (one or a comma list), `domain`, `country` (ISO 3166-1 alpha-2 code of the entity's `country` fact: geographies and spirits), `parent` (an entity_id or permanent key: its direct children). `next_cursor` is null on the last page; pass it as `cursor` with the same filters to get the next page. A cursor is opaque and stays valid across restarts for one knowledge-base version; a malformed cursor, one from another version or one issued for other filters is 400 naming `cursor`. Walking every page returns each matching entity exactly once.
+         * @description Served entities in a stable order (by permanent key), 25 per page by default (`limit` 1–100). Filters are optional and combine: `type` (one or a comma list), `domain`, `country` (ISO 3166-1 alpha-2 code of the entity's `country` fact: geographies and spirits), `parent` (an entity_id or permanent key: its direct children). `next_cursor` is null on the last page; pass it as `cursor` with the same filters to get the next page. A cursor is opaque and stays valid across restarts for one knowledge-base version; a malformed cursor, one from another version or one issued for other filters is 400 naming `cursor` (equivalent filters share cursors: `type=grape,spirit` is `type=spirit,grape`; the cursor's checksum is no secret and guards nothing: the filters are applied again on every page). Walking every page returns each matching entity exactly once.
          */
         get: {
             parameters: {
@@ -6620,7 +6620,7 @@ export interface paths {
         };
         /**
          * The calling key's plan, monthly usage and remaining allowance
-         * @description Never counted: it consumes neither monthly quota nor a slot of the per-minute window. It is refused with 429 RATE_LIMITED (and Retry-After) while the key's per-minute window is used up. The period is the calendar month in UTC.
+         * @description Never counted: it consumes neither monthly quota nor a slot of the per-minute window. It is refused with 429 RATE_LIMITED (and Retry-After) while the key's per-minute window is used up. The period is the calendar month in UTC. The count is read from the store at most once a second per key and process: requests this process counted show at once, those of other processes within the second.
          */
         get: {
             parameters: {
