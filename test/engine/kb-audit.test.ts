@@ -72,6 +72,19 @@ describe('kb validate: audit checks', () => {
     assert.ok(!named.some((p) => /do not name/.test(p.message)), JSON.stringify(named.slice(0, 3)));
   });
 
+  test('a berry colour against VIVC stands only on a national register with the conflict noted (issue 24 audit)', () => {
+    // a press or catalogue colour that differs from VIVC's is reported
+    const press = problemsAfter('grapes/national-bodies-c.json', (recs) => {
+      find(recs, (r) => r.key === 'grape/longyan').facts.berry_colour = { value: 'blanc', source: 'weinplus-glossary-longyan', locator: 'x' };
+    });
+    has(press, /"blanc" but VIVC 6896 gives ROUGE/, 'grape/longyan');
+    // the Italian register's colour with the conflict noted stands; without the note it does not
+    const unnoted = problemsAfter('grapes/vivc-lists.json', (recs) => {
+      find(recs, (r) => r.key === 'grape/fumat').notes = '';
+    });
+    has(unnoted, /"noir" but VIVC 4289 gives ROUGE/, 'grape/fumat');
+  });
+
   test('two grape records with one VIVC number are reported, a draft included', () => {
     const got = problemsAfter('grapes/vivc.json', (recs) => {
       const src = find(recs, (r) => r.key === 'grape/malvasia');

@@ -101,7 +101,8 @@ describe('grape varieties from variety lists', () => {
   test('berry colour only from a list that gives it (French catalogue letter) or VIVC', () => {
     assert.equal(e('grape/trousseau').facts.berry_colour?.value, 'noir');
     assert.equal(e('grape/trousseau').facts.berry_colour?.source, 'fr-catalogue-officiel-vigne');
-    assert.equal(e('grape/souvignier-gris').facts.berry_colour?.value, 'gris');
+    // the French code list's 'gris' gave way to VIVC's ROSE (a catalogue no more authoritative than VIVC; issue 24 audit)
+    assert.equal(e('grape/souvignier-gris').facts.berry_colour?.value, 'rose');
     // the Italian variety register gives Nerello Mascalese as nera (registry no. 165)
     assert.equal(e('grape/nerello-mascalese').facts.berry_colour?.value, 'noir');
     assert.equal(e('grape/nerello-mascalese').facts.berry_colour?.source, 'it-registro-nazionale-varieta-vite');

@@ -202,6 +202,7 @@ export function validateKnowledgeBase(dataDir: string, referenceDir: string): Va
   const primeFull = readRef('vivc-prime-names-full.csv');
   if (primeFull) {
     const byNo = new Map(primeFull.map((r) => [r.vivc_number, (r.prime_name ?? '').replace(/\s+/g, ' ').trim()]));
+    const colourByNo = new Map(primeFull.map((r) => [r.vivc_number, (r.berry_colour ?? '').trim()]));
     for (const e of kb.entities.filter((x) => x.type === 'grape')) {
       const id = e.facts.vivc_id?.value;
       if (typeof id !== 'string') continue;
@@ -214,6 +215,17 @@ export function validateKnowledgeBase(dataDir: string, referenceDir: string): Va
       const pn = e.facts.vivc_prime_name?.value;
       if (typeof pn === 'string' && fold(exactForm(pn)) !== fold(exactForm(name))) {
         problems.push({ file: e.file, record: e.key, field: 'facts.vivc_prime_name', message: `"${pn}" but VIVC ${id} is "${name}" (vivc-prime-names-full.csv)` });
+      }
+      // berry colour against VIVC: another colour stands only on a more authoritative source (a
+      // national register or a regulator), with the conflict recorded in the record's notes
+      const colour = e.facts.berry_colour;
+      const theirs = colourByNo.get(id);
+      if (typeof colour?.value === 'string' && theirs && colour.value.toLowerCase() !== theirs.toLowerCase()) {
+        const authority = kb.sources.get(colour.source)?.authority;
+        const recorded = (e.notes ?? '').includes(`VIVC ${id} gives ${theirs.toUpperCase()}`);
+        if (!recorded || (authority !== 'official_register' && authority !== 'regulator')) {
+          problems.push({ file: e.file, record: e.key, field: 'facts.berry_colour', message: `"${colour.value}" but VIVC ${id} gives ${theirs.toUpperCase()}: take VIVC's colour, or keep this one only on a national register or regulator with "VIVC ${id} gives ${theirs.toUpperCase()}" in the record's notes` });
+        }
       }
     }
   }
