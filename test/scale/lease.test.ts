@@ -133,8 +133,9 @@ describe('usage leases across two gateway processes (PostgreSQL + Redis)', { tim
     await A.stop('SIGKILL');
     await d.stop();
     const stranded = (await stored(k.id)) - d.seen.ok;
-    // a block was held at the kill (the loop above waited for one), so some of it is stranded
-    assert.ok(stranded > 0 && stranded <= MAX_BLOCK + 5, `stranded ${stranded} (one block of at most ${MAX_BLOCK}, plus requests in flight at the kill)`);
+    // never over-admitted (stored >= answered); at most one block stranded. Zero is possible: the loop
+    // above saw a block held, but requests in flight may use it up before the kill lands
+    assert.ok(stranded >= 0 && stranded <= MAX_BLOCK + 5, `stranded ${stranded} (one block of at most ${MAX_BLOCK}, plus requests in flight at the kill)`);
     // B serves the key to the end of its allowance
     const e = drive([B], k.key);
     for (const deadline = Date.now() + 60_000; Date.now() < deadline && e.seen.quota < 30; ) await sleep(50);
