@@ -6,7 +6,7 @@ import { Resolver, RESOLVE_THRESHOLD, type Candidate, type EntityKind, type Reso
 import { entityClass } from './kb/entity-class.ts';
 import { LineParser, MENTION_PENALTY, type LineMention } from './parse.ts';
 import { ENTITY_KEY_PREFIX, ENTITY_TYPES, type Fact, type GuidanceItemRecord, type SensoryRecord } from './kb/schema.ts';
-import { FoodEvidence, FoodVocabulary } from './food.ts';
+import { foodEvidenceOf, type FoodEvidence } from './food.ts';
 
 export interface EngineError {
   ok: false;
@@ -213,13 +213,7 @@ export class Engine {
 
   /** The verified guidance items placed in the food vocabulary (built on first use: see warmFood). */
   food(): FoodEvidence<Entity, GuidanceItemRecord> {
-    if (!this.foodEvidence) {
-      const vocabulary = new FoodVocabulary(this.kb.foodVocabulary());
-      const entries: { entity: Entity; item: GuidanceItemRecord }[] = [];
-      for (const e of this.kb.entities) for (const item of e.pairing?.items ?? []) entries.push({ entity: e, item });
-      this.foodEvidence = new FoodEvidence(vocabulary, entries);
-    }
-    return this.foodEvidence;
+    return (this.foodEvidence ??= foodEvidenceOf(this.kb));
   }
 
   /** Builds the food index ahead of the first pair-food request (the server calls it after listening). */

@@ -7,6 +7,8 @@
 // or punctuation; an English plural is tried as its singular and the other way round ("oysters",
 // "pizza" → "Pizzas"). A stop word alone ("with", "de") is never a food.
 import { damerau, exactForm, fold, STOP_WORDS } from './normalize.ts';
+import type { Entity, KnowledgeBase } from './kb/load.ts';
+import type { GuidanceItemRecord } from './kb/schema.ts';
 
 export interface FoodNodeRecord {
   id: string;
@@ -261,4 +263,10 @@ export class FoodEvidence<E, I extends { food_item: string; dish: string | null;
   unplaced(): PlacedItem<E, I>[] {
     return this.placed.filter((p) => p.nodes.length === 0);
   }
+}
+
+/** Every verified guidance item of the knowledge base placed in its food vocabulary (pair-food and kb validate). */
+export function foodEvidenceOf(kb: KnowledgeBase): FoodEvidence<Entity, GuidanceItemRecord> {
+  const entries = kb.entities.flatMap((entity) => (entity.pairing?.items ?? []).map((item) => ({ entity, item })));
+  return new FoodEvidence(new FoodVocabulary(kb.foodVocabulary()), entries);
 }

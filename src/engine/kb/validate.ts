@@ -6,7 +6,7 @@ import path from 'node:path';
 import { loadKnowledgeBase, type Problem } from './load.ts';
 import { exactForm, fold } from '../normalize.ts';
 import { CONFIDENCE_BY_AUTHORITY, copyCeiling } from './schema.ts';
-import { FoodEvidence, FoodVocabulary } from '../food.ts';
+import { foodEvidenceOf } from '../food.ts';
 import type { KnowledgeBase } from './load.ts';
 
 function parseCsv(text: string): Record<string, string>[] {
@@ -565,15 +565,13 @@ const NON_LATIN_LANGS: Record<string, RegExp> = {
  * notice (pair-food cannot find it), and one placed only by its broad category is counted.
  */
 export function foodChecks(kb: KnowledgeBase, problems: Problem[], notices: string[]) {
-  let vocabulary: FoodVocabulary;
+  let evidence: ReturnType<typeof foodEvidenceOf>;
   try {
-    vocabulary = new FoodVocabulary(kb.foodVocabulary());
+    evidence = foodEvidenceOf(kb);
   } catch (e) {
     problems.push({ file: 'food/vocabulary.json', record: '-', field: '-', message: (e as Error).message });
     return;
   }
-  const entries = kb.entities.flatMap((e) => (e.pairing?.items ?? []).map((item) => ({ entity: e, item })));
-  const evidence = new FoodEvidence(vocabulary, entries);
   const unplaced = evidence.unplaced();
   for (const p of unplaced) {
     notices.push(`pair-food: ${p.entity.key} item "${p.item.pairing_key}" (food_item "${p.item.food_item}", dish ${p.item.dish === null ? 'null' : `"${p.item.dish}"`}, food_category "${p.item.food_category}") names no food of the vocabulary`);
