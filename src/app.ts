@@ -3,12 +3,12 @@
 // the error envelope (400/404/405/408/500 and every ApiError), OpenAPI + local docs, then the routes.
 import crypto from 'node:crypto';
 import http from 'node:http';
-import Fastify, { type FastifyError, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyHttpOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { GatewayContext } from './gateway/context.ts';
 import { ApiError, errorBody } from './gateway/errors.ts';
-import { DEMO_PREFIX } from './gateway/demo.ts';
+import { DEMO_PREFIX } from './gateway/paths.ts';
 import { bodyJson } from './gateway/engine-client.ts';
 import health, { invalidateHealth } from './routes/health.ts';
 import { redactKeys } from './gateway/redact.ts';
@@ -89,8 +89,31 @@ export interface AppOptions {
   logStream?: NodeJS.WritableStream;
 }
 
+/**
+ * The gateway app. Plugin order, which matters (hooks run in the order they are added):
+ * server limits and the keyed fast path in front of routing, engine bodies as they are, request
+ * checks, the error envelope, shutdown, metrics, standard headers, the OpenAPI document, routes.
+ */
 export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}) {
-  const loggerOpts = {
+  const fast = keyedFastPath(ctx, opts);
+  const app = Fastify(fastifyOptions(ctx, opts, fast));
+  limitConnections(app, ctx);
+  serializeEngineBodies(app);
+  registerRequestChecks(app);
+  registerErrorEnvelope(app, ctx);
+  registerShutdown(app, fast);
+  registerMetrics(app, ctx);
+  registerStandardHeaders(app, ctx.now);
+  await registerDocs(app, ctx);
+  await registerRoutes(app, ctx);
+  return app;
+}
+
+type App = FastifyInstance;
+
+/** Pino's options: the level, keys redacted from the URL and the Authorization header. */
+function loggerOptions(ctx: GatewayContext, opts: AppOptions) {
+  return {
     level: ctx.config.logLevel,
     redact: { paths: ['req.headers.authorization', 'headers.authorization'], censor: '[redacted]' },
     serializers: {
@@ -104,14 +127,24 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}) {
     },
     ...(opts.logStream ? { stream: opts.logStream } : {}),
   };
-  const limits = ctx.config.http;
-  // the keyed fast path (src/gateway/fast-keyed.ts): off where Fastify logs every request (info and
-  // below), where the engine is remote, and with KEYED_FAST_PATH=off
+}
+
+/**
+ * The keyed fast path (src/gateway/fast-keyed.ts): off where Fastify logs every request (info and
+ * below), where the engine is remote, and with KEYED_FAST_PATH=off.
+ */
+function keyedFastPath(ctx: GatewayContext, opts: AppOptions) {
   const requestLogs = opts.logger !== false && ['info', 'debug', 'trace'].includes(ctx.config.logLevel);
   const fast = new KeyedFastPath(ctx, ctx.config.keyedFastPath && !requestLogs && typeof ctx.engine.callSync === 'function');
   ctx.fastPath = fast;
-  const app = Fastify({
-    logger: opts.logger === false ? false : loggerOpts,
+  return fast;
+}
+
+/** Fastify's options: logging, deadlines, proxies, request ids, the HTTP server with the fast path in front, malformed requests. */
+function fastifyOptions(ctx: GatewayContext, opts: AppOptions, fast: KeyedFastPath) {
+  const limits = ctx.config.http;
+  return {
+    logger: opts.logger === false ? false : loggerOptions(ctx, opts),
     // a client that sends its headers or its request too slowly is answered 408 and let go; the
     // deadlines are checked every second (Node's default would check every 30 s)
     requestTimeout: limits.requestTimeoutMs,
@@ -159,15 +192,24 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}) {
         socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nX-Request-Id: ${id}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
       } else socket.destroy(err);
     },
-  });
+  } satisfies FastifyHttpOptions<http.Server>;
+}
 
-  // beyond this many open connections new ones are closed at once (0: no limit)
-  if (limits.maxConnections > 0) app.server.maxConnections = limits.maxConnections;
+/** Beyond this many open connections new ones are closed at once (0: no limit). */
+function limitConnections(app: App, ctx: GatewayContext) {
+  if (ctx.config.http.maxConnections > 0) app.server.maxConnections = ctx.config.http.maxConnections;
 
+}
+
+/** Engine bodies are passed through as they are (see below). */
+function serializeEngineBodies(app: App) {
   // engine bodies are passed through as they are: serialize with JSON.stringify, never drop fields.
   // Memoised engine bodies carry their JSON already (bodyJson).
   app.setSerializerCompiler(() => (data) => (data !== null && typeof data === 'object' && bodyJson.get(data as object)) || JSON.stringify(data));
+}
 
+/** The request id header, and the checks every request passes before schema validation. */
+function registerRequestChecks(app: App) {
   // callback-style hooks on the hot path: no promise per request
   app.addHook('onRequest', (request, reply, done) => {
     // the name in lower case, as Fastify keeps and writes it (no new string per request)
@@ -214,7 +256,10 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}) {
     }
     done();
   });
+}
 
+/** The error envelope: every ApiError, validation failure, 404, 405 and 500 as one JSON shape. */
+function registerErrorEnvelope(app: App, ctx: GatewayContext) {
   app.setErrorHandler((err: FastifyError | ApiError, request, reply) => {
     if (err instanceof ApiError) {
       if (err.status >= 500) request.log.warn({ code: err.code }, err.message);
@@ -267,16 +312,20 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}) {
     reply.code(404);
     return errorBody('NOT_FOUND', `No endpoint at ${path}. See /docs for the API.`, request.id);
   });
+}
 
+/** Once the server starts closing, Fastify answers every request. */
+function registerShutdown(app: App, fast: KeyedFastPath) {
   // once the server starts closing, Fastify answers every request (with Connection: close, so
   // kept-alive clients let go and the close completes)
   app.addHook('preClose', (done) => {
     fast.closing = true;
     done();
   });
+}
 
-  registerMetrics(app, ctx);
-  registerStandardHeaders(app, ctx.now);
+/** The OpenAPI document at /openapi.json and the documentation at /docs. */
+async function registerDocs(app: App, ctx: GatewayContext) {
   await app.register(swagger, { openapi: openApiInfo(ctx) });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true }, staticCSP: true, theme: { title: 'Drinks Intelligence API: documentation' } });
   // /health and /plans answer only once the app is ready, so their examples are taken on the first
@@ -288,7 +337,10 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}) {
     await serviceExamples();
     return app.swagger();
   });
+}
 
+/** Every endpoint, one file each under src/routes, and the examples of its document. */
+async function registerRoutes(app: App, ctx: GatewayContext) {
   for (const route of [health, plans, resolveEntity, explain, pair, pairFood, compare, parse, entity, entities, usage, playground]) {
     await app.register(async (instance) => route(instance, ctx));
   }
@@ -296,5 +348,4 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}) {
   app.addHook('onReady', async () => {
     await addExamples(app.swagger() as never, ctx, [resolveEntityRoute, explainRoute, pairRoute, pairFoodRoute, compareRoute, parseRoute, entityRoute, entitiesRoute]);
   });
-  return app;
 }

@@ -6,6 +6,8 @@
 //   usage KEY_ID [--days N] [--json]
 //   db migrate | kb validate | kb stats [--json]
 // Keys are printed once at creation and stored only as SHA-256 hashes.
+import path from 'node:path';
+import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadConfig, ConfigError, type Config } from '../config.ts';
 import { openAccountStore } from '../bootstrap.ts';
@@ -222,6 +224,12 @@ export async function runAdmin(argv: string[], config: Config): Promise<number> 
       return 0;
     }
     case 'kb validate': {
+      // under CI the cross-checks against the shared reference tables must run: a missing folder fails
+      const refMissing = ['vivc-prime-names-full.csv', 'us-avas.csv', 'bjcp-2021-beer-styles.csv'].filter((f) => !fs.existsSync(path.join(config.referenceDir, f)));
+      if (refMissing.length && process.env.CI === 'true') {
+        console.error(`kb validate: CI=true but the reference tables ${refMissing.join(', ')} are not in ${config.referenceDir}: set REFERENCE_DIR`);
+        return 1;
+      }
       const report = validateKnowledgeBase(config.dataDir, config.referenceDir);
       for (const n of report.notices) console.log(`notice: ${n}`);
       for (const p of report.problems) console.log(`${p.file} [${p.record}] ${p.field}: ${p.message}`);

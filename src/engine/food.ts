@@ -8,24 +8,9 @@
 // "pizza" → "Pizzas"). A stop word alone ("with", "de") is never a food.
 import { damerau, exactForm, fold, STOP_WORDS } from './normalize.ts';
 import type { Entity, KnowledgeBase } from './kb/load.ts';
-import type { GuidanceItemRecord } from './kb/schema.ts';
+import type { FoodVocabularyRecord, GuidanceItemRecord } from './kb/schema.ts';
 
-export interface FoodNodeRecord {
-  id: string;
-  names: Record<string, string[]>;
-  parents: string[];
-}
-
-export interface FoodVocabularyRecord {
-  source: string;
-  url: string;
-  retrieved_via?: { url: string; kind: string; note?: string };
-  version: string;
-  licence: string;
-  derived_by: string;
-  languages: string[];
-  nodes: FoodNodeRecord[];
-}
+export type { FoodNodeRecord, FoodVocabularyRecord } from './kb/schema.ts';
 
 /** A run of query words that names one or more vocabulary entries. */
 export interface FoodTerm {

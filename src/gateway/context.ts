@@ -3,8 +3,8 @@ import type { Config } from '../config.ts';
 import type { AccountStore, ApiKeyRecord, LimitResult, Plan, ResponseCache, WindowLimiter } from '../store/ports.ts';
 import type { AccountCache } from './accounts.ts';
 import type { EngineClient } from './engine-client.ts';
-import type { Metrics } from './metrics.ts';
-import type { KeyedFastPath } from './fast-keyed.ts';
+import type { Metrics } from './metric-series.ts';
+import type { FastPathHandle } from './fast-route.ts';
 
 export interface GatewayContext {
   config: Config;
@@ -18,7 +18,7 @@ export interface GatewayContext {
   /** Prometheus metrics of this gateway (set by registerMetrics when the app is built) */
   metrics?: Metrics;
   /** the keyed fast path of this gateway (set when the app is built) */
-  fastPath?: KeyedFastPath;
+  fastPath?: FastPathHandle;
 }
 
 export interface CallerAccount {

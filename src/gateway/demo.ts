@@ -10,16 +10,9 @@ import { ApiError, retryPhrase } from './errors.ts';
 import { clientIp, ipBucket, networkBuckets } from './client-address.ts';
 import type { GatewayContext } from './context.ts';
 import type { EngineAnswer } from './engine-client.ts';
+import { DEMO_PREFIX, demoPathOf, plansUrl } from './paths.ts';
 
-export const DEMO_PREFIX = '/v1/demo/';
-
-export function demoPathOf(keyedPath: string) {
-  return keyedPath.replace(/^\/v1\//, DEMO_PREFIX);
-}
-
-export function plansUrl(ctx: GatewayContext) {
-  return `${ctx.config.publicBaseUrl}/plans`;
-}
+export { DEMO_PREFIX, demoPathOf, plansUrl };
 
 export { ipBucket } from './client-address.ts';
 

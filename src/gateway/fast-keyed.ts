@@ -25,33 +25,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { GatewayContext } from './context.ts';
-import { authFailuresSeen, BEARER, monthOf, planHeaders, windowKey } from './keyed.ts';
+import { authFailuresSeen, BEARER, planHeaders, windowKey } from './keyed.ts';
+import { monthOf } from './calendar.ts';
 import { forgetUsage } from './usage-reads.ts';
 import { hashKey } from './keys.ts';
 import { requestIdOf } from './request-id.ts';
-import { answerSeriesOf } from './metrics.ts';
+import { answerSeriesOf } from './metric-series.ts';
+import type { FastPathHandle, FastRoute } from './fast-route.ts';
 import { JSON_TYPE, matchesIfNoneMatch, PRIVATE_CACHE } from './answer-headers.ts';
 
-/** The engine's 200 for a remembered request, as the Fastify path would send it. */
-export interface FastAnswer {
-  /** the JSON body */
-  bytes: Buffer;
-  /** the strong ETag, quoted */
-  etag: string;
-}
-
-/** A request line a keyed engine route answered 200 for. */
-export interface FastRoute {
-  /** the route pattern (for metrics), e.g. /v1/entity/:id */
-  route: string;
-  /**
-   * the engine's answer now (its memo), or undefined when it is not a 200 at hand (then Fastify
-   * answers); records nothing
-   */
-  answer(): FastAnswer | undefined;
-  /** records the engine call of an answer the fast path gave (the engine-latency histogram), seconds */
-  answered(engineSeconds: number): void;
-}
+export type { FastAnswer, FastRoute } from './fast-route.ts';
 
 /** Request lines remembered at most; when full, the memo starts again. */
 export const FAST_PATH_ENTRIES = 10_000;
@@ -72,7 +55,7 @@ interface Entry {
  */
 const connectionKeys = new WeakMap<Socket, { header: string; hash: string }>();
 
-export class KeyedFastPath {
+export class KeyedFastPath implements FastPathHandle {
   private readonly routes = new Map<string, Entry>();
   /** answers given here (for tests and diagnostics) */
   answered = 0;

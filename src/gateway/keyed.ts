@@ -21,12 +21,12 @@ import type { CallerAccount, GatewayContext } from './context.ts';
 import { monthBounds, monthPeriod, type ApiKeyRecord, type ConsumeResult, type LimitResult, type Plan } from '../store/ports.ts';
 import { LimiterUnavailableError, MemoryWindowLimiter } from '../store/limiter.ts';
 import { clientIp, ipBucket } from './client-address.ts';
-import { plansUrl } from './demo.ts';
-import { secondsOfMonth } from './standard-headers.ts';
+import { plansUrl } from './paths.ts';
+import { monthOf, secondsOfMonth } from './calendar.ts';
 import { authFailureWindows, authFailuresSeen } from './auth-failures.ts';
 import { forgetUsage, usageRead } from './usage-reads.ts';
 
-export { authFailuresSeen };
+export { authFailuresSeen, monthOf };
 
 export const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
@@ -101,17 +101,6 @@ export function authenticate(ctx: GatewayContext) {
 }
 
 const epochSeconds = (ms: number) => Math.ceil(ms / 1000);
-
-/** The calendar month (UTC) holding `t` (epoch ms): kept until the clock leaves it, so a request builds no dates. */
-let month = { start: 0, end: -1, period: '' };
-export function monthOf(t: number) {
-  if (!(t >= month.start && t < month.end)) {
-    const now = new Date(t);
-    const b = monthBounds(now);
-    month = { start: b.start.getTime(), end: b.end.getTime(), period: monthPeriod(now) };
-  }
-  return month;
-}
 
 function monthlyHeaders(reply: FastifyReply, ctx: GatewayContext, request: FastifyRequest, used: number) {
   const a = request.account!;

@@ -7,24 +7,15 @@
 // - demo answers: `Access-Control-Expose-Headers`, so browser code can read Retry-After,
 //   X-Request-Id and ETag.
 import type { FastifyInstance } from 'fastify';
-import { DEMO_PREFIX } from './demo.ts';
+import { DEMO_PREFIX } from './paths.ts';
+import { secondsOfMonth } from './calendar.ts';
 
 export const REALM = 'drinks-intelligence';
 export const DEMO_EXPOSED_HEADERS = 'Retry-After, X-Request-Id, ETag';
 
 const num = (v: unknown) => (v === undefined || v === null || v === '' ? null : Number(v));
 
-/** Seconds in the calendar month (UTC) of `d`, kept until the clock leaves that month. */
-let month = { start: 0, end: -1, seconds: 0 };
-export function secondsOfMonth(d: Date): number {
-  const t = d.getTime();
-  if (!(t >= month.start && t < month.end)) {
-    const start = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
-    const end = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
-    month = { start, end, seconds: Math.round((end - start) / 1000) };
-  }
-  return month.seconds;
-}
+export { secondsOfMonth };
 
 export function registerStandardHeaders(app: FastifyInstance, now: () => Date = () => new Date()) {
   app.addHook('onSend', (request, reply, payload, done) => {

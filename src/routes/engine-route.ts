@@ -7,8 +7,8 @@ import { ApiError, ERROR_CODES, type ErrorCode } from '../gateway/errors.ts';
 import { bodyJson, EngineUnavailableError, type EngineAnswer, type EngineOp, type EngineParams } from '../gateway/engine-client.ts';
 import type { GatewayContext } from '../gateway/context.ts';
 import { admit, authenticate, keyedHeaders, keyedStandardHeaders, refund } from '../gateway/keyed.ts';
-import { HistogramSeries, type Metrics } from '../gateway/metrics.ts';
-import type { FastRoute } from '../gateway/fast-keyed.ts';
+import { HistogramSeries, type Metrics } from '../gateway/metric-series.ts';
+import type { FastRoute } from '../gateway/fast-route.ts';
 import { JSON_TYPE, MAX_AGE_SECONDS, matchesIfNoneMatch, PRIVATE_CACHE, PUBLIC_CACHE } from '../gateway/answer-headers.ts';
 import { CACHE_HEADERS, ErrorBody, QUOTA_HEADERS, REQUEST_ID_HEADER, RETRY_HEADERS } from './schemas.ts';
 

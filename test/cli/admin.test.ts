@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import { REF, referenceFile } from '../reference.ts';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import crypto from 'node:crypto';
@@ -106,8 +107,8 @@ test('kb validate names file, record and field of a broken record and exits non-
 });
 
 test('kb validate checks BJCP figures against the reference table when it is present', (t) => {
-  const refDir = path.resolve(ROOT, '../shared/reference');
-  if (!require('node:fs').existsSync(path.join(refDir, 'bjcp-2021-beer-styles.csv'))) return t.skip('reference tables not beside the repo');
+  if (referenceFile('bjcp-2021-beer-styles.csv') === undefined) return t.skip('reference tables not beside the repo');
+  const refDir = REF;
   const dir = tempDir();
   execFileSync('cp', ['-r', path.join(ROOT, 'data') + '/.', dir]);
   const file = path.join(dir, 'beer-styles', 'bjcp-2021.json');

@@ -5,15 +5,16 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { referenceFile } from '../reference.ts';
 import { ROOT, kbEntity, sharedEngine } from '../helper.ts';
 
 export type GrapePin = [key: string, name: string, vivcId: string, prime: string, source: string, colour: string, colourSource?: string];
 
 export const passport = (id: string) => `https://www.vivc.de/index.php?r=passport%2Fview&id=${id}`;
 
-const PRIMES = path.resolve(ROOT, '..', 'shared', 'reference', 'vivc-prime-names.csv');
+const PRIMES = referenceFile('vivc-prime-names.csv');
 /** VIVC number → prime name from the shared reference table (undefined where the table is absent). */
-export const primeById = fs.existsSync(PRIMES)
+export const primeById = PRIMES !== undefined
   ? new Map(
       fs
         .readFileSync(PRIMES, 'utf8')

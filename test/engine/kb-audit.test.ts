@@ -10,11 +10,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { excerptLanguage, foodStems, validateKnowledgeBase } from '../../src/engine/kb/validate.ts';
+import { REF, referenceFile } from '../reference.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const REF = path.resolve(ROOT, '../shared/reference');
-const haveAvas = fs.existsSync(path.join(REF, 'us-avas.csv'));
-const haveVivcFull = fs.existsSync(path.join(REF, 'vivc-prime-names-full.csv'));
+const haveAvas = referenceFile('us-avas.csv') !== undefined;
+const haveVivcFull = referenceFile('vivc-prime-names-full.csv') !== undefined;
+const haveVivcPrimes = referenceFile('vivc-prime-names.csv') !== undefined;
 
 /** Problems that `mutate` (given the parsed content of `file` in a copy of data/) brings in. */
 function problemsAfter(file: string, mutate: (recs: any[]) => void) {
@@ -173,11 +174,54 @@ describe('kb validate: audit checks', () => {
     assert.ok(!problems.some((p) => /Garnatxa Test/.test(p.message)), 'a script subtag (el-Latn) is accepted');
   });
 
-  test('a grape alias that is the VIVC prime name of another served grape (a synonym filed under the wrong grape)', { skip: !fs.existsSync(path.join(REF, 'vivc-prime-names.csv')) }, () => {
+  test('a grape alias that is the VIVC prime name of another served grape (a synonym filed under the wrong grape)', { skip: !haveVivcPrimes && 'no VIVC prime-name table beside the repo' }, () => {
     const problems = problemsAfter('grapes/vivc.json', (recs) => {
       const g = find(recs, (r) => r.key === 'grape/gamay');
       g.aliases.push({ name: 'Blaufraenkisch', lang: 'de', kind: 'synonym', source: 'vivc', locator: 'test' });
     });
     has(problems, /"Blaufraenkisch" is the VIVC prime name of/, 'grape/gamay');
+  });
+
+  test('a grape alias that is the VIVC prime name of a variety with no record here, whatever its kind, is reported unless declared shared (issue 24 audit 5)', { skip: !haveVivcFull && 'no fuller VIVC table beside the repo' }, () => {
+    // VERNACCIA NERA (12999) has no record; the alias was once on Grenache
+    const problems = problemsAfter('grapes/vivc.json', (recs) => {
+      const g = find(recs, (r) => r.key === 'grape/grenache');
+      g.aliases.push({ name: 'Vernaccia Nera', lang: 'it', kind: 'other_language', source: 'vivc', locator: 'test' });
+    });
+    has(problems, /"Vernaccia Nera" is the VIVC prime name of 12999, not of VIVC/, 'grape/grenache');
+    // declared shared on purpose: accepted
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-audit-'));
+    try {
+      fs.cpSync(path.join(ROOT, 'data'), dir, { recursive: true });
+      const p = path.join(dir, 'grapes/vivc.json');
+      const recs = JSON.parse(fs.readFileSync(p, 'utf8'));
+      find(recs, (r) => r.key === 'grape/grenache').aliases.push({ name: 'Vernaccia Nera', lang: 'it', kind: 'other_language', source: 'vivc', locator: 'test' });
+      fs.writeFileSync(p, JSON.stringify(recs));
+      fs.writeFileSync(path.join(dir, 'ambiguities/zz-test.json'), JSON.stringify([{ term: 'Vernaccia Nera', entities: ['grape/grenache', 'grape/vernaccia-di-oristano'], note: 'test' }]));
+      const rep = validateKnowledgeBase(dir, REF);
+      assert.deepEqual(rep.problems, []);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a US State that cites an AVA section of 27 CFR Part 9 is reported (issue 24 audit 1)', () => {
+    const problems = problemsAfter('geographies/countries.json', (recs) => {
+      const st = find(recs, (r) => r.key === 'geo/arizona');
+      st.facts.country.locator = '27 CFR 9.97 (state of Arizona)';
+    });
+    has(problems, /is an AVA's section; a State is an appellation of origin under 27 CFR 4\.25/, 'geo/arizona');
+  });
+
+  test('a country proven by the register file of one of its wine appellations is reported; a spirit GI file is not (issue 24 audit 2)', () => {
+    const problems = problemsAfter('geographies/countries.json', (recs) => {
+      const fr = find(recs, (r) => r.key === 'geo/france');
+      fr.facts.level = { value: 'country', source: 'eu-eambrosia', locator: 'file PDO-FR-A0987 (country FR)' };
+    });
+    has(problems, /one appellation's register file does not show France as a wine-producing country/, 'geo/france');
+    const spirits = problemsAfter('geographies/more-countries.json', (recs) => {
+      assert.match(find(recs, (r) => r.key === 'geo/sweden').facts.level.locator, /PGI-SE-01926/);
+    });
+    assert.ok(!spirits.some((x) => /wine-producing country/.test(x.message)), JSON.stringify(spirits.slice(0, 3)));
   });
 });

@@ -9,10 +9,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sharedEngine } from '../helper.ts';
+import { referenceFile } from '../reference.ts';
 import { parseCsv } from '../../tools/derive/beer-styles.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const REF = path.resolve(ROOT, '..', 'shared', 'reference', 'bjcp-2021-beer-styles.csv');
+const REF = referenceFile('bjcp-2021-beer-styles.csv');
 const kb = () => sharedEngine().kb;
 const e = (key: string) => {
   const x = kb().byKey.get(key);
@@ -38,7 +39,7 @@ describe('21B Specialty IPA: no figures of its own', () => {
   });
 
   test("the reference table's 21B row is Black IPA's figures (the known error the derive script skips)", (t) => {
-    if (!fs.existsSync(REF)) return t.skip('reference tables not beside the repo');
+    if (REF === undefined) return t.skip('reference tables not beside the repo');
     const row = (parseCsv(fs.readFileSync(REF, 'utf8')) as Record<string, string>[]).find((r) => r.style_id === '21B')!;
     const black = e('beer/21b-black-ipa');
     for (const f of FIGURES) {

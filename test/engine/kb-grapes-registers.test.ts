@@ -5,6 +5,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { referenceFile } from '../reference.ts';
 import { ROOT, sharedEngine } from '../helper.ts';
 
 const kb = () => sharedEngine().kb;
@@ -15,8 +16,8 @@ const e = (key: string) => {
 };
 const passport = (id: string) => `https://www.vivc.de/index.php?r=passport%2Fview&id=${id}`;
 
-const PRIMES = path.resolve(ROOT, '..', 'shared', 'reference', 'vivc-prime-names.csv');
-const primeById = fs.existsSync(PRIMES)
+const PRIMES = referenceFile('vivc-prime-names.csv');
+const primeById = PRIMES !== undefined
   ? new Map(fs.readFileSync(PRIMES, 'utf8').split(/\r?\n/).slice(1).filter(Boolean).map((l) => {
     const i = l.indexOf(',');
     return [l.slice(0, i), l.slice(i + 1).replace(/^"|"$/g, '').replace(/\s+/g, ' ')] as [string, string];

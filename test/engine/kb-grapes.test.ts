@@ -5,6 +5,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { referenceFile } from '../reference.ts';
 import { ROOT, sharedEngine } from '../helper.ts';
 
 const kb = () => sharedEngine().kb;
@@ -17,16 +18,16 @@ const passport = (id: string) => `https://www.vivc.de/index.php?r=passport%2Fvie
 
 // The reference numbers the records were derived from (VIVC number -> prime name), when the
 // reference folder is present (it is in the working tree, not in the repository).
-const PRIMES = path.resolve(ROOT, '..', 'shared', 'reference', 'vivc-prime-names.csv');
-const primeById = fs.existsSync(PRIMES)
+const PRIMES = referenceFile('vivc-prime-names.csv');
+const primeById = PRIMES !== undefined
   ? new Map(fs.readFileSync(PRIMES, 'utf8').split(/\r?\n/).slice(1).filter(Boolean).map((l) => {
     const i = l.indexOf(',');
     return [l.slice(0, i), l.slice(i + 1).replace(/^"|"$/g, '').replace(/\s+/g, ' ')] as [string, string];
   }))
   : undefined;
 
-const FULL = path.resolve(ROOT, '..', 'shared', 'reference', 'vivc-prime-names-full.csv');
-const fullPrimeById = fs.existsSync(FULL)
+const FULL = referenceFile('vivc-prime-names-full.csv');
+const fullPrimeById = FULL !== undefined
   ? new Map(fs.readFileSync(FULL, 'utf8').split(/\r?\n/).slice(1).filter(Boolean).map((l) => {
     const m = /^(\d+),("(?:[^"]|"")*"|[^,]*),/.exec(l);
     return [m?.[1] ?? '', (m?.[2] ?? '').replace(/^"|"$/g, '').replace(/\s+/g, ' ').trim()] as [string, string];

@@ -8,10 +8,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { validateKnowledgeBase } from '../../src/engine/kb/validate.ts';
+import { REF, referenceFile } from '../reference.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const REF = path.resolve(ROOT, '../shared/reference');
-const haveRef = fs.existsSync(path.join(REF, 'eu-gi-wines-eambrosia-2020.csv')) && fs.existsSync(path.join(REF, 'vivc-prime-names.csv'));
+const haveRef = ['eu-gi-wines-eambrosia-2020.csv', 'vivc-prime-names.csv', 'vivc-prime-names-full.csv', 'us-avas.csv', 'bjcp-2021-beer-styles.csv', 'vivc-grape-index.csv'].every((f) => referenceFile(f) !== undefined);
 
 /** A copy of data/ in which `mutate` changes the first record of `file` that `pick` accepts. */
 function mutated(file: string, pick: (r: any) => boolean, mutate: (r: any) => void) {

@@ -16,6 +16,10 @@
 // data/geographies/*.json file (their keys are reserved so that no key is produced twice).
 //
 // Optional grape facts come from GRAPES below; each entry names the page that was read.
+// The level/country facts of the country records and the facts of the US-state records cite the
+// sources of COUNTRY_CITATION and STATE_CITATION below (issue 24), not an AVA section or the file
+// of one appellation; a country absent from COUNTRY_CITATION keeps the eAmbrosia file that first
+// named it.
 //
 // Run from the repository root:  node tools/derive/geographies.mjs
 import { readFileSync, writeFileSync, mkdirSync, readdirSync, renameSync } from 'node:fs';
@@ -105,6 +109,41 @@ const GRAPES = {
 
 // ---------------------------------------------------------------- helpers
 const fact = (value, source, locator) => ({ value, source, locator });
+
+// ---------------------------------------------------------------- country and state citations
+// A source that names the country as a wine-producing country, read for this purpose (issue 24).
+// OIV: the oiv.int page of member states (47 members as of 6 November 2018), by its Italian names.
+// China is no OIV member (only Yantai and Ningxia are observers): a news report of the OIV's figures.
+const OIV_2018 = (name) => ({ source: 'nw-oiv-member-states-2018', locator: `Stati Membri (47 member states, 6 Nov 2018): ${name}` });
+const COUNTRY_CITATION = {
+  FR: OIV_2018('Francia'), IT: OIV_2018('Italia'), ES: OIV_2018('Spagna'), DE: OIV_2018('Germania'),
+  AT: OIV_2018('Austria'), GR: OIV_2018('Grecia'), HU: OIV_2018('Ungheria'),
+  RO: OIV_2018('Romania'), BG: OIV_2018('Bulgaria'), HR: OIV_2018('Croazia'), MT: OIV_2018('Malta'),
+  LU: OIV_2018('Lussemburgo'), SK: OIV_2018('Slovacchia'), SI: OIV_2018('Slovenia'), CZ: OIV_2018('Repubblica Ceca'),
+  CY: OIV_2018('Cipro'), BE: OIV_2018('Belgio'), NL: OIV_2018('Paesi Bassi'), BR: OIV_2018('Brasile'),
+  CN: { source: 'ecns-oiv-china-vineyards-2015',
+    locator: 'China has become world\'s second largest vineyard owner: OIV (29 April 2015): China\'s wine production in 2014',
+    excerpt: 'The global wine production in 2014 stood at 279 million hectoliters, of which China contributed 11.1 million hectoliters, said Aurand on Monday', lang: 'en' },
+  DK: { source: 'dk-fvst-faglige-nyheder-vin-2019',
+    locator: 'Faglige nyheder om vin (8 April 2019): Denmark officially a wine-producing country since 2000; Fødevarestyrelsen the authority for Danish wine production',
+    excerpt: 'Danmark blev officielt et vinproducerende land i 2000.', lang: 'da' },
+  GB: { source: 'gov-uk-wine-trade-regulations',
+    locator: 'Wine trade: regulations, "Wine laws in the United Kingdom": the FSA Wine Standards Branch enforces wine laws, UK vineyards must register',
+    excerpt: 'The Food Standards Agency (FSA) enforces wine laws in the UK through its Wine Standards Branch, with which UK vineyards must register.', lang: 'en' },
+};
+// A US State is an American wine appellation of origin (TTB, under 27 CFR 4.25); the AVA sections of
+// Part 9 define viticultural areas, not States.
+const STATE_CITATION = (stateName) => ({ source: 'ttb-wine-appellations-of-origin',
+  locator: `Wine Appellations of Origin, "Authorized Wine Appellations of Origin: United States Appellations" (the 50 States; definition under 27 CFR 4.25): state of ${stateName}`,
+  excerpt: 'These are the approved U.S. viticultural areas identified in 27 CFR part 9, the 50 States, and U.S. counties.', lang: 'en' });
+const cited = (value, c, withExcerpt = false) => ({ value, source: c.source, locator: c.locator,
+  ...(withExcerpt && c.excerpt ? { source_excerpt: c.excerpt, language_code: c.lang } : {}) });
+// A country record: level and country cite COUNTRY_CITATION, else the eAmbrosia file `loc`.
+function countryRecord(cc, loc) {
+  const c = COUNTRY_CITATION[cc] ?? { source: 'eu-eambrosia', locator: `${loc} (country ${cc})` };
+  return { key: `geo/${slug(COUNTRY[cc])}`, type: 'wine_geography', name: COUNTRY[cc], review: 'reviewed', aliases: [],
+    facts: { level: cited('country', c, true), country: cited(cc, c) } };
+}
 const split = (s, sep = '|') => s.split(sep).map(x => x.trim()).filter(Boolean);
 const uniq = (a) => [...new Set(a)];
 
@@ -213,11 +252,10 @@ function main() {
   const allStates = uniq(avas.flatMap(a => a.states)).sort();
   for (const st of allStates) {
     if (!US_STATE[st]) throw new Error(`unknown state code ${st}`);
-    const first = firstIdx(avas.filter(a => a.states.includes(st)));
-    const loc = `27 CFR ${first.idx} (state of ${US_STATE[st]})`;
+    const c = STATE_CITATION(US_STATE[st]);
     const rec = { key: `geo/${slug(US_STATE[st])}`, type: 'wine_geography', name: US_STATE[st], review: 'reviewed', aliases: [],
-      facts: { level: fact('region', 'ttb-27cfr9', loc), parent: fact('geo/us', 'ttb-27cfr9', loc),
-        country: fact('US', 'ttb-27cfr9', loc), states: fact([st], 'ttb-27cfr9', loc) } };
+      facts: { level: cited('region', c, true), parent: cited('geo/us', c),
+        country: cited('US', c), states: cited([st], c) } };
     stateKey.set(st, rec.key); addKey(rec); records.countries.push(rec);
   }
 
@@ -256,8 +294,7 @@ function main() {
     // country record
     if (!countries.has(cc)) {
       if (!COUNTRY[cc]) throw new Error(`unknown country ${cc}`);
-      const c = { key: `geo/${slug(COUNTRY[cc])}`, type: 'wine_geography', name: COUNTRY[cc], review: 'reviewed', aliases: [],
-        facts: { level: fact('country', 'eu-eambrosia', `${loc} (country ${cc})`), country: fact(cc, 'eu-eambrosia', `${loc} (country ${cc})`) } };
+      const c = countryRecord(cc, loc);
       countries.set(cc, c); addKey(c); records.countries.push(c);
     }
     const slugName = names.find(isLatin) ?? canonical;
@@ -336,9 +373,7 @@ function main() {
     const e = (v) => fact(v, 'eu-eambrosia', loc);
     for (const c of ccs) if (!countryKey(c)) {
       if (!COUNTRY[c]) throw new Error(`unknown country ${c}`);
-      const cl = `${loc} (country ${c})`;
-      const rec = { key: `geo/${slug(COUNTRY[c])}`, type: 'wine_geography', name: COUNTRY[c], review: 'reviewed', aliases: [],
-        facts: { level: fact('country', 'eu-eambrosia', cl), country: fact(c, 'eu-eambrosia', cl) } };
+      const rec = countryRecord(c, loc);
       countries.set(c, rec); addKey(rec); records.countries.push(rec);
     }
     const base = `geo/${slug(names.find(isLatin) ?? names[0])}`;

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { Type, type TSchema } from '@sinclair/typebox';
-import type { FoodVocabularyRecord } from '../food.ts';
+import type { FoodVocabularyRecord } from './schema.ts';
 import { v5 as uuidv5 } from 'uuid';
 import {
   AliasAdditionSchema, AmbiguitySchema, DesignationSchema, GrapeRuleSetSchema, LabelTermsSchema, type LabelTermsRecord, type DesignationRecord, type GrapeRole, type GrapeRuleSetRecord, OutOfScopeSchema, PlaceNamesSchema, CONFIDENCE_BY_AUTHORITY, copyCeiling, DOMAIN_OF, EntityRecordSchema, FACT_FIELDS, GEO_LEVELS,

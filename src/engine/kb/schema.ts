@@ -392,3 +392,21 @@ const CONFIDENCE_CLASSES = [0.9, 0.8, 0.75, 0.6, 0.5];
 export function copyCeiling(ceiling: number): number {
   return CONFIDENCE_CLASSES.find((c) => c < ceiling - 1e-9) ?? ceiling;
 }
+
+/** data/food/vocabulary.json (the food vocabulary of /v1/pair-food; checked by load.ts). */
+export interface FoodNodeRecord {
+  id: string;
+  names: Record<string, string[]>;
+  parents: string[];
+}
+
+export interface FoodVocabularyRecord {
+  source: string;
+  url: string;
+  retrieved_via?: { url: string; kind: string; note?: string };
+  version: string;
+  licence: string;
+  derived_by: string;
+  languages: string[];
+  nodes: FoodNodeRecord[];
+}

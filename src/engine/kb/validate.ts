@@ -242,13 +242,16 @@ export function validateKnowledgeBase(dataDir: string, referenceDir: string): Va
       }
     }
   }
+  // prime names of both VIVC tables (the fuller one holds 14,000 numbers more)
   let primeByName: Map<string, string[]> | null = null;
-  if (prime) {
+  if (prime || primeFull) {
     primeByName = new Map();
-    for (const r of prime) {
-      const k = fold(exactForm(r.prime_name ?? ''));
-      if (k) primeByName.set(k, [...(primeByName.get(k) ?? []), r.vivc_no!]);
-    }
+    const add = (name: string | undefined, no: string | undefined) => {
+      const k = fold(exactForm((name ?? '').replace(/\s+/g, ' ').trim()));
+      if (k && no && !primeByName!.get(k)?.includes(no)) primeByName!.set(k, [...(primeByName!.get(k) ?? []), no]);
+    };
+    for (const r of prime ?? []) add(r.prime_name, r.vivc_no);
+    for (const r of primeFull ?? []) add(r.prime_name, r.vivc_number);
   }
   auditChecks(dataDir, kb, avas, problems, notices, primeByName);
   foodChecks(kb, problems, notices);
@@ -534,21 +537,40 @@ function auditFindings(
   }
 
   // 9. A grape alias that is the VIVC prime name of another VIVC number names that other variety
-  //    ("Nagyburgundi" style mistakes: a synonym filed under the wrong grape)
+  //    ("Nagyburgundi" style mistakes: a synonym filed under the wrong grape), whether or not that
+  //    variety has a record here and whatever the alias's kind; a term declared as shared on
+  //    purpose (Auxerrois: Malbec's Cahors name and a white variety) is exempt
   if (primeByName) {
-    // a term declared as shared on purpose (Auxerrois: Malbec's Cahors name and a white variety) is exempt
     const declared = new Set(kb.ambiguities.map((a) => fold(exactForm(a.term))));
     for (const e of kb.entities.filter((x) => x.type === 'grape')) {
       const own = e.facts.vivc_id?.value;
       if (typeof own !== 'string') continue;
       e.aliases.forEach((a, i) => {
         const other = primeByName.get(fold(exactForm(a.name)));
-        if (other && !other.includes(own) && a.kind !== 'other_language' && !declared.has(fold(exactForm(a.name)))) {
+        if (other && !other.includes(own) && !declared.has(fold(exactForm(a.name)))) {
           const holder = kb.entities.find((x) => x.type === 'grape' && other.includes(String(x.facts.vivc_id?.value)));
-          if (holder) problems.push({ file: e.file, record: e.key, field: `aliases[${i}]`, message: `"${a.name}" is the VIVC prime name of ${other.join(', ')} (${holder.key}), not of VIVC ${own}` });
+          problems.push({ file: e.file, record: e.key, field: `aliases[${i}]`, message: `"${a.name}" is the VIVC prime name of ${other.join(', ')}${holder ? ` (${holder.key})` : ''}, not of VIVC ${own}: drop it, or declare the name shared in an ambiguity file` });
         }
       });
     }
+  }
+
+  // 10. A US State is an appellation of origin under 27 CFR 4.25, not under an AVA's section: a
+  //     state record (a region whose parent is the United States) cites no 27 CFR 9.x section
+  for (const e of kb.entities.filter((x) => x.type === 'wine_geography' && x.facts.level?.value === 'region' && x.facts.parent?.value === 'geo/us')) {
+    for (const [k, f] of Object.entries(e.facts)) {
+      if (/27 CFR 9\.\d+/.test(f.locator ?? '')) problems.push({ file: e.file, record: e.key, field: `facts.${k}.locator`, message: `"${f.locator}" is an AVA's section; a State is an appellation of origin under 27 CFR 4.25: cite that, or TTB's list of U.S. appellations` });
+    }
+  }
+
+  // 11. A country is a wine-producing country by a source that says so (the OIV's member states, a
+  //     national wine law or authority), not by the register file of one of its wine appellations
+  //     (a country on record only for its spirits may cite the spirit drink's GI file)
+  const wineFiles = new Set(kb.entities.filter((x) => x.type === 'wine_geography' && x.facts.level?.value === 'appellation').map((x) => String(x.facts.file_number?.value ?? '')).filter(Boolean));
+  for (const e of kb.entities.filter((x) => x.type === 'wine_geography' && x.facts.level?.value === 'country')) {
+    const f = e.facts.level!;
+    const file = /\b(?:PDO|PGI|GI)-[A-Z]{2}-[A-Z]?\d+/.exec(f.locator ?? '')?.[0];
+    if (file !== undefined && wineFiles.has(file)) problems.push({ file: e.file, record: e.key, field: 'facts.level.locator', message: `"${f.locator}": one appellation's register file does not show ${e.name} as a wine-producing country; cite the OIV's member states or a national wine law or authority` });
   }
 }
 
