@@ -1,7 +1,7 @@
 // Support for tests that use real services and real processes: free ports, child processes
 // (`node --import tsx …` with a cleaned environment, output collected, all killed on exit), bounded
-// waits, the PostgreSQL admin connection and temp databases, Redis database URLs and flushing, and
-// JSON log lines. The tests keep their own assertions; this module owns only the plumbing.
+// waits, the PostgreSQL admin connection and temp databases, Redis database URLs and flushing, JSON
+// log lines, and a TCP relay that can stop passing data (a network fault made for real). The tests keep their own assertions; this module owns only the plumbing.
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import net from 'node:net';
@@ -147,4 +147,77 @@ export async function flushRedis(url: string) {
   } finally {
     r.disconnect();
   }
+}
+
+// ---- a TCP relay that can stop passing data -------------------------------------------------
+
+/**
+ * A TCP relay to a server on 127.0.0.1 (PostgreSQL in the fault tests) that can stop passing data:
+ * `holdReplies()` keeps the server's answers on the connections open now (queries still reach the
+ * server and commit); `holdAll()` also keeps everything on those and on new connections.
+ * `resume()` delivers what was held. Point a client at `127.0.0.1:<relay.port>` after start().
+ */
+export class Relay {
+  private server!: net.Server;
+  private readonly conns = new Set<{ down: boolean; up: boolean; flush: () => void; close: () => void }>();
+  private holdNew = false;
+  port = 0;
+
+  async start(target: number) {
+    this.server = net.createServer((client) => {
+      const upstream = net.connect(target, '127.0.0.1');
+      const heldDown: Buffer[] = [];
+      const heldUp: Buffer[] = [];
+      const c = {
+        down: this.holdNew,
+        up: this.holdNew,
+        flush: () => {
+          c.down = c.up = false;
+          for (const d of heldUp.splice(0)) upstream.write(d);
+          for (const d of heldDown.splice(0)) client.write(d);
+        },
+        close: () => {
+          client.destroy();
+          upstream.destroy();
+        },
+      };
+      this.conns.add(c);
+      upstream.on('data', (d) => (c.down ? heldDown.push(d) : client.write(d)));
+      client.on('data', (d) => (c.up ? heldUp.push(d) : upstream.write(d)));
+      const end = () => {
+        this.conns.delete(c);
+        c.close();
+      };
+      client.on('close', end).on('error', end);
+      upstream.on('close', end).on('error', end);
+    });
+    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
+    this.port = (this.server.address() as net.AddressInfo).port;
+  }
+
+  holdReplies() {
+    for (const c of this.conns) c.down = true;
+  }
+
+  holdAll() {
+    this.holdNew = true;
+    for (const c of this.conns) c.down = c.up = true;
+  }
+
+  resume() {
+    this.holdNew = false;
+    for (const c of this.conns) c.flush();
+  }
+
+  async close() {
+    for (const c of this.conns) c.close();
+    await new Promise((r) => this.server.close(r));
+  }
+}
+
+/** `url` (a PostgreSQL or Redis URL on 127.0.0.1) with its host:port replaced by the relay's. */
+export function viaRelay(url: string, relay: Relay) {
+  const u = new URL(url);
+  u.host = `127.0.0.1:${relay.port}`;
+  return u.toString();
 }

@@ -7,6 +7,7 @@ import { entityClass } from './kb/entity-class.ts';
 import { LineParser, MENTION_PENALTY, type LineMention } from './parse.ts';
 import { ENTITY_KEY_PREFIX, ENTITY_TYPES, type Fact, type GuidanceItemRecord, type SensoryRecord } from './kb/schema.ts';
 import { foodEvidenceOf, type FoodEvidence } from './food.ts';
+import { exactForm, fold } from './normalize.ts';
 
 export interface EngineError {
   ok: false;
@@ -440,6 +441,7 @@ export class Engine {
       facts,
       relations: {
         parent: parent ? entityRef(parent) : null,
+        country: this.countryOf(e),
         ancestors: ancestors.map(entityRef),
         children: refs(e.children),
         grapes: grapes.map((k) => this.kb.byKey.get(k)).filter(Boolean).map((t) => entityRef(t!)),
@@ -474,6 +476,33 @@ export class Engine {
   }
 
   /** For a grape: the appellations whose rules name it, strongest role first, then by name. */
+  /** Country records by ISO code and by folded name (made on first use). */
+  private countries: { byCode: Map<string, Entity>; byName: Map<string, Entity> } | undefined;
+
+  /**
+   * The country an entity's facts name, as a reference (issue 24, item 3): the country record whose
+   * code is the entity's `country` fact (geographies, spirits, wine styles), or whose name is a
+   * grape's `country_of_origin` (VIVC spells countries in English capitals). Null where the fact is
+   * absent, names no country record (EU, a historical state), or the entity is that country itself.
+   */
+  private countryOf(e: Entity) {
+    if (!this.countries) {
+      const byCode = new Map<string, Entity>();
+      const byName = new Map<string, Entity>();
+      for (const x of this.kb.entities) {
+        if (x.type !== 'wine_geography' || x.facts.level?.value !== 'country') continue;
+        const code = x.facts.country?.value;
+        if (typeof code === 'string' && !byCode.has(code)) byCode.set(code, x);
+        byName.set(fold(exactForm(x.name)), x);
+      }
+      this.countries = { byCode, byName };
+    }
+    const code = e.facts.country?.value;
+    const origin = e.facts.country_of_origin?.value;
+    const c = typeof code === 'string' ? this.countries.byCode.get(code) : typeof origin === 'string' ? this.countries.byName.get(fold(exactForm(origin))) : undefined;
+    return c && c !== e ? entityRef(c) : null;
+  }
+
   private appellationsOf(e: Entity) {
     const rank: Record<string, number> = { required: 0, principal: 1, permitted: 2, accessory: 3 };
     return [...e.appellations]

@@ -98,6 +98,10 @@ function showLimit(body: Json, retryAfterSeconds: number) {
 function updateDemo(demo: Json | undefined) {
   if (!demo) return;
   if (typeof demo.remaining_this_hour === 'number') $('remaining').textContent = `Demo requests left this hour: ${demo.remaining_this_hour}.`;
+  const lim = demo.limits ?? {};
+  if (typeof lim.per_ip_per_hour === 'number' && typeof lim.per_ip_per_minute === 'number') {
+    $('budget').textContent = `Without a key you have ${lim.per_ip_per_hour} demo requests an hour (at most ${lim.per_ip_per_minute} a minute). Each search (sent when you stop typing), opening an entity, comparison, wine-list line and food uses one; opening an entity's food pairing uses one more.`;
+  }
   if (typeof demo.authenticated_equivalent === 'string') $('curl').replaceChildren(h('code', {}, demo.authenticated_equivalent));
   if (typeof demo.plans === 'string') $('plans-link').setAttribute('href', demo.plans);
 }
@@ -249,7 +253,11 @@ function boundary(message: string): HTMLElement {
 function factsList(profile: Json): HTMLElement {
   const facts = Object.entries((profile.facts ?? {}) as Json);
   if (!facts.length) return boundary('No sourced facts are recorded for this entity in this release.');
-  return h('dl', { class: 'facts' }, ...facts.flatMap(([k, f]) => [h('dt', {}, label(k)), h('dd', {}, ...renderValue((f as Json).value), provenanceOf((f as Json).provenance))]));
+  // a country code or a VIVC country name is shown as the country entity it names (relations.country)
+  const country = profile.relations?.country as Json | null | undefined;
+  const valueOf = (k: string, v: unknown): Child[] =>
+    country && (k === 'country' || k === 'country_of_origin') ? [entityButton(country), k === 'country' ? ` (${String(v)})` : ''] : renderValue(v);
+  return h('dl', { class: 'facts' }, ...facts.flatMap(([k, f]) => [h('dt', {}, label(k)), h('dd', {}, ...valueOf(k, (f as Json).value), provenanceOf((f as Json).provenance))]));
 }
 
 function factsSection(profile: Json): HTMLElement[] {
@@ -324,19 +332,42 @@ function tasteSection(explain: Json): HTMLElement[] {
 
 const SCOPES = ['geography_scope', 'style_scope', 'oak_scope', 'serving_scope', 'wine_age_scope', 'sweetness_scope'] as const;
 
-function pairingSection(pair: DemoResult | undefined): HTMLElement[] {
-  const head = h('h3', {}, 'Food pairing');
-  if (!pair) return [head, h('p', {}, 'Pairing was not loaded.')];
-  if (!pair.ok) return [head, h('p', {}, String(pair.body?.error?.message ?? 'Pairing could not be loaded.'))];
+/**
+ * The food pairing of an entity view, asked for only when the visitor opens it: an entity view
+ * costs one demo request (explain), and the pairing one more, only for those who want it.
+ */
+function pairingSection(id: string): HTMLElement[] {
+  const body = h('div', { class: 'pairing-body' }, h('p', { class: 'meta' }, 'Open to load the verified pairing evidence (one more demo request).'));
+  let state: 'idle' | 'loading' | 'done' = 'idle';
+  const details = h('details', { 'data-pairing': '' }, h('summary', {}, h('h3', {}, 'Food pairing')), body);
+  details.addEventListener('toggle', () => {
+    if (!details.open || state !== 'idle') return;
+    state = 'loading';
+    body.replaceChildren(h('p', { role: 'status' }, 'Loading the pairing…'));
+    callDemo('pair', { q: id }).then(
+      (pair) => {
+        state = 'done';
+        body.replaceChildren(...pairingContent(pair));
+      },
+      (err) => {
+        state = 'idle'; // closing and opening again asks again
+        body.replaceChildren(h('p', {}, errorText(err)));
+      },
+    );
+  });
+  return [details];
+}
+
+function pairingContent(pair: DemoResult): HTMLElement[] {
+  if (!pair.ok) return [h('p', {}, String(pair.body?.error?.message ?? 'Pairing could not be loaded.'))];
   const items: Json[] = pair.body.pairing?.guidance ?? [];
-  if (!items.length) return [head, boundary(String(pair.body.boundary?.message ?? 'No verified, source-backed pairing evidence exists for this entity in this release.'))];
+  if (!items.length) return [boundary(String(pair.body.boundary?.message ?? 'No verified, source-backed pairing evidence exists for this entity in this release.'))];
   const groups = new Map<string, Json[]>();
   for (const it of items) {
     const scope = SCOPES.filter((k) => it[k]).map((k) => `${label(k.replace(/_scope$/, ''))}: ${it[k]}`).join(' · ') || 'Any style';
     groups.set(scope, [...(groups.get(scope) ?? []), it]);
   }
   return [
-    head,
     ...[...groups.entries()].flatMap(([scope, list]) => [
       h('h4', {}, `For ${scope}`),
       h(
@@ -377,10 +408,8 @@ async function openEntity(id: string, name: string) {
   heading.textContent = name;
   body.replaceChildren(h('p', { role: 'status' }, `Loading what the service knows about ${name}…`));
   let explain: DemoResult;
-  let pair: DemoResult | undefined;
   try {
     explain = await callDemo('explain', { q: id });
-    if (explain.ok) pair = await callDemo('pair', { q: id }).catch((err) => (err instanceof DemoLimited ? undefined : Promise.reject(err)));
   } catch (err) {
     if (call !== entityCall) return;
     body.replaceChildren(h('p', {}, errorText(err)));
@@ -406,7 +435,7 @@ async function openEntity(id: string, name: string) {
     ...aliasesSection(profile),
     ...relationsSection(profile),
     ...tasteSection(explain.body),
-    ...pairingSection(pair),
+    ...pairingSection(id),
   );
   heading.focus();
 }

@@ -200,6 +200,9 @@ export const Profile = Type.Object(
     }),
     relations: Type.Object({
       parent: Type.Union([EntityRef, Type.Null()]),
+      country: Type.Union([EntityRef, Type.Null()], {
+        description: 'The country the facts name, as an entity: the country record whose ISO code is the `country` fact (geographies, spirits, wine styles), or whose name is a grape\'s `country_of_origin`. Null when there is no such fact, when it names no country record (the code EU, a historical state), or for a country itself.',
+      }),
       ancestors: Type.Array(EntityRef),
       children: Type.Array(EntityRef),
       grapes: Type.Array(EntityRef),

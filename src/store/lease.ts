@@ -75,6 +75,13 @@ export interface LeaseOptions {
   holder?: string;
   /** the next block is reserved in the background once free <= this × the headroom last granted (default 0.25; 0: no prefetch) */
   prefetchAt?: number;
+  /**
+   * The clock (epoch ms) the leases read for the rate window, the idle, age and end-of-UTC-day
+   * hand-backs and the no-prefetch margin before the day's end (default Date.now). A test sets it to
+   * put a block near the end of the UTC day without waiting for midnight. Waits that are real time
+   * (a store call's deadline, retries of a failed hand-back, close()) keep the wall clock.
+   */
+  now?: () => number;
 }
 
 export const DEFAULT_LEASE_OPTIONS: LeaseOptions = { maxBlock: 500, minRate: 200, horizonMs: 250, idleMs: 500, maxAgeMs: 5000, share: 2, retryMs: 750 };
@@ -83,7 +90,7 @@ interface Waiter {
   resolve: (r: ConsumeResult) => void;
   reject: (e: unknown) => void;
   retried: boolean;
-  /** arrival (epoch ms): the reservation's deadline runs from the earliest waiter's */
+  /** arrival (epoch ms, wall clock): the reservation's deadline runs from the earliest waiter's */
   at: number;
 }
 
@@ -165,10 +172,13 @@ export class LeasedAccountStore implements AccountStore {
   private closing = false;
   /** failed hand-backs being sent again, by id */
   private readonly pendingReturns = new Map<string, PendingReturn & { timer: NodeJS.Timeout }>();
+  /** opts.now: the lease clock (epoch ms) */
+  private readonly now: () => number;
 
   constructor(readonly inner: AccountStore & LeaseReservations, readonly opts: LeaseOptions = DEFAULT_LEASE_OPTIONS) {
     this.kind = inner.kind;
     this.holder = opts.holder ?? `${os.hostname()}:${process.pid}:${crypto.randomBytes(3).toString('hex')}`;
+    this.now = opts.now ?? (() => Date.now()); // the global Date at each call, as before (a test may mock it)
     this.timer = setInterval(() => this.sweep(), Math.max(20, Math.min(250, opts.idleMs / 2))).unref();
   }
 
@@ -285,10 +295,10 @@ export class LeasedAccountStore implements AccountStore {
 
   private async runPrefetch(l: Lease, extra: number, start: number) {
     try {
-      const g = await this.inner.reserveMonthly({ holder: this.holder, keyId: l.keyId, period: l.period, limit: l.limit, need: 0, extra, share: this.opts.share, since: start });
+      const g = await this.inner.reserveMonthly({ holder: this.holder, keyId: l.keyId, period: l.period, limit: l.limit, need: 0, extra, share: this.opts.share, since: Date.now() });
       this.stats.reservations++;
       this.stats.prefetches++;
-      if (g.granted <= 0) l.noPrefetchUntil = Date.now() + this.opts.retryMs;
+      if (g.granted <= 0) l.noPrefetchUntil = this.now() + this.opts.retryMs;
       else if (g.day === l.day || l.free === 0) {
         // one block: what the store counted at this grant, less what this process has not served
         l.before = g.before - l.free - l.served;
@@ -302,12 +312,12 @@ export class LeasedAccountStore implements AccountStore {
         l.lowWater = this.lowWaterFor(g.granted);
       } else {
         // counted on another day than the unserved remainder: straight back (one day row per block)
-        l.noPrefetchUntil = Date.now() + this.opts.retryMs;
+        l.noPrefetchUntil = this.now() + this.opts.retryMs;
         void this.giveBack(l.keyId, l.period, g.day, g.granted);
       }
     } catch {
       // no request waited for it: the next one that finds the block empty reserves as usual
-      l.noPrefetchUntil = Date.now() + this.opts.retryMs;
+      l.noPrefetchUntil = this.now() + this.opts.retryMs;
     }
     l.prefetching = false;
     if (l.retired) await this.handBack(l);
@@ -320,11 +330,11 @@ export class LeasedAccountStore implements AccountStore {
    * or changed, when the store must answer (then call consumeMonthly).
    */
   consumeMonthlyNow(keyId: string, period: string, limit: number): ConsumeResult | undefined {
-    return this.fromBlock(this.leaseId(keyId, period), limit, Date.now());
+    return this.fromBlock(this.leaseId(keyId, period), limit, this.now());
   }
 
   consumeMonthly(keyId: string, period: string, limit: number): Promise<ConsumeResult> {
-    const now = Date.now();
+    const now = this.now();
     const id = this.leaseId(keyId, period);
     const served = this.fromBlock(id, limit, now);
     if (served) return Promise.resolve(served);
@@ -341,7 +351,7 @@ export class LeasedAccountStore implements AccountStore {
     this.seen(l, now);
     const lease = l;
     return new Promise((resolve, reject) => {
-      lease.waiting.push({ resolve, reject, retried: false, at: now });
+      lease.waiting.push({ resolve, reject, retried: false, at: Date.now() });
       this.schedule(lease);
     });
   }
@@ -355,7 +365,7 @@ export class LeasedAccountStore implements AccountStore {
 
   /** One reservation for the requests waiting on `l` (after handing back a stale block). */
   private async run(l: Lease) {
-    const now = Date.now();
+    const now = this.now();
     if (this.live(l, now) && !l.retired) {
       // requests that queued behind a reservation are served from the block it brought
       while (l.free > 0 && l.waiting.length) {
@@ -475,7 +485,7 @@ export class LeasedAccountStore implements AccountStore {
 
   /** Hands back idle, old, retired and yesterday's blocks; forgets idle leases. */
   private sweep() {
-    const now = Date.now();
+    const now = this.now();
     for (const l of this.retired) if (!l.busy && !l.prefetching) void this.handBack(l);
     for (const [id, l] of this.leases) {
       if (l.busy || l.prefetching) continue;
@@ -488,7 +498,7 @@ export class LeasedAccountStore implements AccountStore {
   /** A counted request failed on our side: it goes back into the local block when there is one. */
   async refundMonthly(keyId: string, period: string): Promise<void> {
     const l = this.leases.get(`${keyId}\u0000${period}`);
-    if (l && !l.busy && l.served > 0 && Date.now() < l.dayEnd) {
+    if (l && !l.busy && l.served > 0 && this.now() < l.dayEnd) {
       l.served--;
       l.free++;
       if (!l.open) {
@@ -516,7 +526,7 @@ export class LeasedAccountStore implements AccountStore {
 
   async dailyUsage(keyId: string, from: string, to: string): Promise<DailyUsage[]> {
     const rows = await this.inner.dailyUsage(keyId, from, to);
-    const period = dayOf(new Date()).slice(0, 7);
+    const period = dayOf(new Date(this.now())).slice(0, 7);
     return rows.map((r) => ({ day: r.day, used: Math.max(0, r.used - this.localFree(keyId, period, r.day)) }));
   }
 

@@ -279,6 +279,11 @@ export interface PostgresStoreOptions {
    * call (for a count, from each caller's arrival), so a silent server is a 503 in about 3 s.
    */
   statementTimeoutMs?: number;
+  /**
+   * How often count-group ids older than GROUP_RETENTION (1 hour) are deleted, in batches (default
+   * 60 s). A test sets it short to see old ids pruned and newer ones kept without waiting a minute.
+   */
+  pruneEveryMs?: number;
 }
 
 /** Requests for one key and month waiting to be counted together. */
@@ -319,7 +324,7 @@ export class PostgresAccountStore implements AccountStore {
       query_timeout: statementTimeoutMs + 1000,
     });
     this.pool.on('error', () => undefined); // a dropped idle client is replaced on next use
-    this.pruneTimer = setInterval(() => void this.pruneGroups(), PRUNE_EVERY_MS).unref();
+    this.pruneTimer = setInterval(() => void this.pruneGroups(), opts.pruneEveryMs ?? PRUNE_EVERY_MS).unref();
   }
 
   /** Count groups still being settled in the background (for tests and the soak benchmark). */

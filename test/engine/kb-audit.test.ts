@@ -224,4 +224,28 @@ describe('kb validate: audit checks', () => {
     });
     assert.ok(!spirits.some((x) => /wine-producing country/.test(x.message)), JSON.stringify(spirits.slice(0, 3)));
   });
+
+  test('a copy keeps its original\'s class: a source saying its class was lowered for the copy, or ranking below its original at the same address, is reported (issue 24 audit 3)', () => {
+    const said = problemsAfter('sources/new-world.json', (recs) => {
+      const s = find(recs, (r) => r.key === 'nw-winevinewa-wa-gis');
+      s.notes = `${s.notes ?? ''} Read in a copy, so not given the official register's authority.`;
+    });
+    has(said, /says its class was lowered for the copy/, 'nw-winevinewa-wa-gis');
+    const below = problemsAfter('sources/new-world.json', (recs) => {
+      const s = find(recs, (r) => r.key === 'nw-oiv-member-states-50-copy');
+      const original = find(recs, (r) => r.key === 'nw-oiv-member-states-2018');
+      s.url = original.url;
+      s.authority = 'wine_press';
+    });
+    has(below, /wine_press, below regulator of nw-oiv-member-states-2018 at the same address/, 'nw-oiv-member-states-50-copy');
+  });
+
+  test('a source whose url is a repository copy (github.com) and has no retrieved_via is reported', () => {
+    const problems = problemsAfter('sources/core.json', (recs) => {
+      const s = find(recs, (r) => r.key === 'vivc');
+      delete s.retrieved_via;
+      s.notes = 'Read at https://github.com/djtrack16/wine_grapes';
+    });
+    has(problems, /read in a copy \(github\.com\) but has no retrieved_via/, 'vivc');
+  });
 });

@@ -63,11 +63,11 @@ describe('New World wine geographies', () => {
     assert.equal(e('geo/ontario').facts.parent?.value, 'geo/canada');
   });
 
-  test('copies are marked: a third-party list of the Australian register carries retrieved_via and not the register authority', () => {
+  test('copies are marked: a third-party list of the Australian register carries retrieved_via and keeps the class of the register (data/README.md: a copy keeps the class of its original)', () => {
     const s = kb.sources.get('nw-winevinewa-wa-gis');
     assert.ok(s);
     assert.equal(s!.retrieved_via?.kind, 'third_party_list');
-    assert.notEqual(s!.authority, 'official_register');
+    assert.equal(s!.authority, 'official_register');
     assert.equal(kb.sources.get('nw-wineaustralia-gis')?.authority, 'official_register');
   });
 
@@ -114,10 +114,10 @@ describe('New World wine geographies', () => {
     }
     assert.equal(e('geo/israel').facts.level?.source, 'nw-oiv-member-states-2018');
     assert.ok(e('geo/turkey').aliases.some((a) => a.name === 'Türkiye'));
-    // Ukraine rests on a copy of the OIV page: marked, and not given the original's authority
+    // Ukraine rests on a copy of the OIV page: marked, and keeping the original's class
     const copy = kb.sources.get(e('geo/ukraine').facts.level!.source);
     assert.equal(copy?.retrieved_via?.kind, 'mirror');
-    assert.notEqual(copy?.authority, kb.sources.get('nw-oiv-member-states-2018')?.authority);
+    assert.equal(copy?.authority, kb.sources.get('nw-oiv-member-states-2018')?.authority);
     assert.equal(e('geo/albania').facts.legal_reference?.source, 'nw-albania-law-8443-copy');
   });
 

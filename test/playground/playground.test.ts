@@ -171,12 +171,34 @@ describe('playground page in Chromium', { skip: NO_BROWSER }, () => {
     // (Gattinara has no verified pairing set; Barolo got one in 2026.11.3)
     await searchFor(page, 'gattinara');
     await openMatch(page, 'Gattinara');
-    const pairingHead = page.locator('#entity-body h3', { hasText: 'Food pairing' });
+    const pairingHead = page.locator('#entity-body details[data-pairing] summary h3', { hasText: 'Food pairing' });
     assert.equal(await pairingHead.count(), 1);
-    const boundary = page.locator('#entity-body h3:text-is("Food pairing") + p[data-boundary]');
+    await pairingHead.click();
+    const boundary = page.locator('#entity-body details[data-pairing] p[data-boundary]');
+    await boundary.waitFor(WAIT);
     assert.match((await boundary.textContent())!, /No verified, source-backed pairing evidence exists for this entity.*Generic pairing guidance is never substituted/);
     assert.equal(await page.locator('#entity-body dl.facts button', { hasText: 'Italy' }).first().textContent(), 'Italy');
     await shot(page, 'entity-gattinara-boundary');
+    await close();
+  });
+
+  test('an entity view costs one demo request, its food pairing one more only when opened; the page states the budget (issue 24, item 5)', async () => {
+    const { page, close } = await openPage(browser, svc.base);
+    await searchFor(page, 'barolo');
+    const left = async () => Number(/left this hour: (\d+)/.exec((await page.textContent('#remaining'))!)![1]);
+    assert.match((await page.textContent('#budget'))!, /Without a key you have \d+ demo requests an hour \(at most \d+ a minute\)\. .*opening an entity's food pairing uses one more/);
+    const before = await left();
+    await openMatch(page, 'Barolo');
+    await page.waitForFunction((n) => new RegExp(`left this hour: ${n}\\.`).test(document.getElementById('remaining')!.textContent!), before - 1, WAIT);
+    assert.equal(await left(), before - 1, 'opening the entity used one request');
+    assert.equal(await page.locator('#entity-body details[data-pairing][open]').count(), 0, 'the pairing is closed until asked for');
+    await page.locator('#entity-body details[data-pairing] summary').click();
+    await page.locator('#entity-body details[data-pairing] li[data-pairing-key]').first().waitFor(WAIT);
+    assert.equal(await left(), before - 2, 'opening the pairing used one more');
+    // closing and opening again asks nothing more
+    await page.locator('#entity-body details[data-pairing] summary').click();
+    await page.locator('#entity-body details[data-pairing] summary').click();
+    assert.equal(await left(), before - 2);
     await close();
   });
 
@@ -184,7 +206,11 @@ describe('playground page in Chromium', { skip: NO_BROWSER }, () => {
     const { page, close } = await openPage(browser, svc.base);
     await searchFor(page, 'vinho verde');
     await openMatch(page, 'Vinho Verde');
+    // the country fact shows the country it names, with its code (issue 24, item 3)
+    assert.match((await page.locator('#entity-body dl.facts dt:text-is("Country") + dd').textContent())!, /^Portugal \(PT\)/);
+    await page.locator('#entity-body details[data-pairing] summary').click();
     const item = page.locator('#entity-body li[data-pairing-key="grilled_sardines"]');
+    await item.waitFor(WAIT);
     const link = item.locator('a[href="https://www.winesofportugal.com/en/discover/gastronomy/"]');
     assert.match((await link.textContent())!, /ViniPortugal \(Wines of Portugal\): Gastronomy and Portuguese Wines/);
     assert.match((await item.locator('blockquote').textContent())!, /red Vinho Verde can seriously go well with grilled sardines/);
@@ -274,6 +300,8 @@ describe('playground page in Chromium', { skip: NO_BROWSER }, () => {
     const { page, requests, close } = await openPage(browser, svc.base);
     await searchFor(page, 'vinho verde');
     await openMatch(page, 'Vinho Verde');
+    await page.locator('#entity-body details[data-pairing] summary').click();
+    await page.locator('#entity-body details[data-pairing] li[data-pairing-key]').first().waitFor(WAIT);
     await page.fill('#left', 'syrah');
     await page.fill('#right', 'vinho verde');
     await page.click('#compare-form button[type=submit]');
@@ -323,7 +351,10 @@ describe('playground under the demo limit', { skip: NO_BROWSER }, () => {
     const { page, requests, close } = await openPage(browser, svc.base);
     const demoCalls = () => requests.filter((u) => new URL(u).pathname.startsWith('/v1/demo/')).length;
     await searchFor(page, 'syrah'); // 1
-    await openMatch(page, 'Syrah'); // 2 and 3: explain and pair
+    await openMatch(page, 'Syrah'); // 2: explain
+    assert.equal(demoCalls(), 2);
+    await page.locator('#entity-body details[data-pairing] summary').click(); // 3: pair, once opened
+    await page.locator('#entity-body details[data-pairing] li[data-pairing-key], #entity-body details[data-pairing] p[data-boundary]').first().waitFor(WAIT);
     assert.equal(demoCalls(), 3);
     const refused = refusalMessage(page);
     await page.fill('#q', 'barolo'); // 4: refused

@@ -22,6 +22,27 @@ describe('entities as resources', () => {
   });
   after(async () => t.close());
 
+  test('a country fact names its country as an entity (relations.country), in every family; null where there is none (issue 24, item 3)', async () => {
+    const countryOf = async (key: string) => {
+      const b = (await get(`/v1/entities/${entityIdOf(key)}`)).json();
+      assert.ok('country' in b.entity.relations, `${key}: relations.country is always present`);
+      return { ref: b.entity.relations.country, facts: b.entity.facts };
+    };
+    const vv = await countryOf('geo/vinho-verde');
+    assert.equal(vv.facts.country.value, 'PT'); // the v1 fact keeps its code
+    assert.deepEqual(vv.ref, { entity_id: entityIdOf('geo/portugal'), canonical_name: 'Portugal', entity_type: 'wine_geography', domain: 'wine' });
+    assert.equal((await countryOf('spirit/cognac')).ref.canonical_name, 'France');
+    assert.equal((await countryOf('geo/napa-valley')).ref.canonical_name, 'United States');
+    const baga = await countryOf('grape/baga');
+    assert.equal(baga.facts.country_of_origin.value, 'PORTUGAL');
+    assert.equal(baga.ref.canonical_name, 'Portugal');
+    // a country itself, an EU-wide category and a beer style have none
+    assert.equal((await countryOf('geo/portugal')).ref, null);
+    const eu = sharedEngine().kb.entities.find((e) => e.type === 'wine_style' && e.facts.country?.value === 'EU')!;
+    assert.equal((await countryOf(eu.key)).ref, null);
+    assert.equal((await countryOf('beer/21a-american-ipa')).ref, null);
+  });
+
   test('GET /v1/entities/{id} answers the explain profile; the permanent key works URL-encoded', async () => {
     const id = entityIdOf('grape/syrah');
     const r = await get(`/v1/entities/${id}`);

@@ -7,7 +7,7 @@ import pg from 'pg';
 import { Agent, request } from 'undici';
 import { createDatabase, dbUrl, dropDatabase, flushRedis, freePort, redisUrl, spawnTsx, stopChildren, tempDatabaseName, within, type SpawnedChild } from '../services.ts';
 
-const REDIS_URL = redisUrl(14);
+const REDIS_URL = redisUrl(7); // this file's own Redis database index (flushed before and after)
 const DB = tempDatabaseName();
 const DATABASE_URL = dbUrl(DB);
 const MAX_BLOCK = 40;

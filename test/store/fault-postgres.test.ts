@@ -3,79 +3,15 @@
 // case the usage counted afterwards equals the requests answered 200.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import pg from 'pg';
 import { PostgresAccountStore } from '../../src/store/postgres.ts';
 import { LeasedAccountStore, DEFAULT_LEASE_OPTIONS } from '../../src/store/lease.ts';
 import { monthPeriod } from '../../src/store/ports.ts';
 import { buildTestApp, createKey, sleep } from '../helper.ts';
-import { createDatabase, dbUrl, dropDatabase, tempDatabaseName, until, within } from '../services.ts';
+import { createDatabase, dbUrl, dropDatabase, Relay, tempDatabaseName, until, viaRelay, within } from '../services.ts';
 
 const PERIOD = monthPeriod(new Date());
 const BIG = { name: 'fault', monthly_limit: 1_000_000, per_minute_limit: 1_000_000 };
-
-/**
- * A TCP relay to PostgreSQL that can stop passing data: `holdReplies()` keeps the server's answers
- * on the connections open now (queries still reach the server and commit); `holdAll()` also keeps
- * everything on those and on new connections. `resume()` delivers what was held.
- */
-class Relay {
-  private server!: net.Server;
-  private readonly conns = new Set<{ down: boolean; up: boolean; flush: () => void; close: () => void }>();
-  private holdNew = false;
-  port = 0;
-
-  async start(target: number) {
-    this.server = net.createServer((client) => {
-      const upstream = net.connect(target, '127.0.0.1');
-      const heldDown: Buffer[] = [];
-      const heldUp: Buffer[] = [];
-      const c = {
-        down: this.holdNew,
-        up: this.holdNew,
-        flush: () => {
-          c.down = c.up = false;
-          for (const d of heldUp.splice(0)) upstream.write(d);
-          for (const d of heldDown.splice(0)) client.write(d);
-        },
-        close: () => {
-          client.destroy();
-          upstream.destroy();
-        },
-      };
-      this.conns.add(c);
-      upstream.on('data', (d) => (c.down ? heldDown.push(d) : client.write(d)));
-      client.on('data', (d) => (c.up ? heldUp.push(d) : upstream.write(d)));
-      const end = () => {
-        this.conns.delete(c);
-        c.close();
-      };
-      client.on('close', end).on('error', end);
-      upstream.on('close', end).on('error', end);
-    });
-    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
-    this.port = (this.server.address() as net.AddressInfo).port;
-  }
-
-  holdReplies() {
-    for (const c of this.conns) c.down = true;
-  }
-
-  holdAll() {
-    this.holdNew = true;
-    for (const c of this.conns) c.down = c.up = true;
-  }
-
-  resume() {
-    this.holdNew = false;
-    for (const c of this.conns) c.flush();
-  }
-
-  async close() {
-    for (const c of this.conns) c.close();
-    await new Promise((r) => this.server.close(r));
-  }
-}
 
 /**
  * A store that reaches PostgreSQL through a relay the test can pause (short statement timeout), and
@@ -84,9 +20,7 @@ class Relay {
 async function relayedStore(db: string) {
   const relay = new Relay();
   await relay.start(5432);
-  const url = new URL(dbUrl(db));
-  url.host = `127.0.0.1:${relay.port}`;
-  const store = new PostgresAccountStore(url.toString(), { statementTimeoutMs: 300, poolSize: 4 });
+  const store = new PostgresAccountStore(viaRelay(dbUrl(db), relay), { statementTimeoutMs: 300, poolSize: 4 });
   const direct = new PostgresAccountStore(dbUrl(db));
   const close = async () => {
     await store.close();
@@ -154,13 +88,21 @@ describe('PostgreSQL faults: usage equals the 200s answered', () => {
   });
 
   test('count-group ids older than an hour are pruned, in batches, and newer ones kept', async () => {
-    const store = new PostgresAccountStore(dbUrl(db));
+    // the ids are written first (a direct connection), then a store pruning every 100 ms (the
+    // pruneEveryMs option; 60 s by default) is opened: its own timer deletes them, 20,000 a batch
+    const seed = new pg.Client({ connectionString: dbUrl(db) });
+    await seed.connect();
     try {
-      await store.pool.query(`INSERT INTO count_groups (id, state, created_at) SELECT 'old-' || g, 'void', now() - interval '2 hours' FROM generate_series(1, 45000) g`);
-      await store.pool.query(`INSERT INTO count_groups (id, state, created_at) SELECT 'new-' || g, 'void', now() - interval '50 minutes' FROM generate_series(1, 10) g`);
-      await (store as unknown as { pruneGroups(): Promise<void> }).pruneGroups();
-      const { rows } = await store.pool.query(`SELECT count(*) FILTER (WHERE id LIKE 'old-%')::int AS old, count(*) FILTER (WHERE id LIKE 'new-%')::int AS new FROM count_groups`);
-      assert.deepEqual(rows[0], { old: 0, new: 10 });
+      await seed.query(`INSERT INTO count_groups (id, state, created_at) SELECT 'old-' || g, 'void', now() - interval '2 hours' FROM generate_series(1, 45000) g`);
+      await seed.query(`INSERT INTO count_groups (id, state, created_at) SELECT 'new-' || g, 'void', now() - interval '50 minutes' FROM generate_series(1, 10) g`);
+    } finally {
+      await seed.end();
+    }
+    const store = new PostgresAccountStore(dbUrl(db), { pruneEveryMs: 100 });
+    try {
+      const counts = async () => (await store.pool.query(`SELECT count(*) FILTER (WHERE id LIKE 'old-%')::int AS old, count(*) FILTER (WHERE id LIKE 'new-%')::int AS new FROM count_groups`)).rows[0];
+      await until('old group ids pruned', 20_000, async () => (await counts()).old === 0);
+      assert.deepEqual(await counts(), { old: 0, new: 10 });
     } finally {
       await store.close();
     }
@@ -265,12 +207,11 @@ describe('a silent PostgreSQL (relay paused): keyed requests answer 503 within t
     test(`${leases ? 'usage leases (the default)' : 'count groups (leases off)'}: the count, a count queued behind it and a key look-up each end in 503 within about 3 s; usage equals the 200s after PostgreSQL returns`, async (tc) => {
       const relay = new Relay();
       await relay.start(5432);
-      const url = new URL(dbUrl(db));
-      url.host = `127.0.0.1:${relay.port}`;
+      const url = viaRelay(dbUrl(db), relay);
       // default STORE_TIMEOUT_MS (2 s): every store call ends within 3 s, connection wait and settling
       // included. Leases off: the count-group path (consumeMonthly, settled by id); on: reserveMonthly,
       // whose deadline runs from the earliest queued request's arrival.
-      const t = await buildTestApp({ env: { DATABASE_URL: url.toString(), KEY_CACHE_TTL_MS: '1500', ...(leases ? {} : { USAGE_LEASE_MAX_BLOCK: '0' }) } });
+      const t = await buildTestApp({ env: { DATABASE_URL: url, KEY_CACHE_TTL_MS: '1500', ...(leases ? {} : { USAGE_LEASE_MAX_BLOCK: '0' }) } });
       const direct = new PostgresAccountStore(dbUrl(db));
       try {
         const warm = await createKey(t.ctx, BIG.name);

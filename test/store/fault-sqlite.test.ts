@@ -24,30 +24,33 @@ async function appWithLockableDb(env: Record<string, string> = {}) {
   return { t, k, ask, other };
 }
 
-async function healthMs(t: Awaited<ReturnType<typeof buildTestApp>>) {
-  const t0 = performance.now();
-  const res = await t.app.inject({ method: 'GET', url: '/health' });
-  return { ms: performance.now() - t0, status: res.statusCode };
+/** A promise's outcome so far, read without waiting for it. */
+function watch<T>(p: Promise<T>) {
+  const w = { settled: false, p };
+  p.then(
+    () => (w.settled = true),
+    () => (w.settled = true),
+  );
+  return w;
 }
 
 describe('SQLite faults', () => {
-  test('/health answers within 100 ms while another connection holds the write lock; the waiting requests are answered and counted once it is released', async () => {
+  // No elapsed-time assertion here (issue 24, 7.6): "the loop stays free" is shown as behaviour:
+  // /health is answered 200 while the lock is held and the keyed requests are still waiting for it.
+  test('/health keeps answering while another connection holds the write lock; the waiting requests are answered and counted once it is released', async () => {
     const { t, k, ask, other } = await appWithLockableDb();
     try {
       other.exec('BEGIN IMMEDIATE');
-      const pending = Promise.all(Array.from({ length: 20 }, ask));
-      await sleep(50); // the counts are now waiting for the lock
-      const probes = [];
+      const pending = watch(Promise.all(Array.from({ length: 20 }, ask)));
+      await sleep(50); // the counts are now waiting for the lock (retried on a timer)
       for (let i = 0; i < 5; i++) {
-        probes.push(await healthMs(t));
-        await sleep(100);
-      }
-      for (const p of probes) {
-        assert.equal(p.status, 200);
-        assert.ok(p.ms < 100, `/health took ${p.ms.toFixed(0)} ms while the lock was held`);
+        const res = await t.app.inject({ method: 'GET', url: '/health' });
+        assert.equal(res.statusCode, 200, `/health probe ${i} while the lock is held`);
+        assert.equal(pending.settled, false, 'the keyed requests still wait for the lock');
+        await sleep(20);
       }
       other.exec('COMMIT');
-      const answers = await within(pending, 5000, 'requests after the lock');
+      const answers = await within(pending.p, 5000, 'requests after the lock');
       const ok = answers.filter((r) => r.statusCode === 200).length;
       assert.equal(ok, 20, `statuses ${answers.map((r) => r.statusCode)}`);
       assert.equal(await t.ctx.store.getMonthly(k.id, PERIOD), 1 + ok);
@@ -58,20 +61,24 @@ describe('SQLite faults', () => {
   });
 
   test('a lock held past STORE_TIMEOUT_MS: requests are 503 STORE_UNAVAILABLE, nothing is counted, the loop stays free', async () => {
-    const { t, k, ask, other } = await appWithLockableDb({ STORE_TIMEOUT_MS: '400' });
+    // README: a keyed request waits up to STORE_TIMEOUT_MS (400 ms here) for the lock, then 503
+    const STORE_TIMEOUT = 400;
+    const { t, k, ask, other } = await appWithLockableDb({ STORE_TIMEOUT_MS: String(STORE_TIMEOUT) });
     try {
       other.exec('BEGIN IMMEDIATE');
       const t0 = performance.now();
-      const pending = Promise.all(Array.from({ length: 10 }, ask));
-      await sleep(100);
-      const h = await healthMs(t);
-      assert.ok(h.ms < 100, `/health took ${h.ms.toFixed(0)} ms`);
-      const answers = await within(pending, 5000, 'requests during the lock');
+      const pending = watch(Promise.all(Array.from({ length: 10 }, ask)));
+      await sleep(50);
+      const h = await t.app.inject({ method: 'GET', url: '/health' });
+      assert.equal(h.statusCode, 200, '/health answered while the lock is held');
+      const answers = await within(pending.p, 5000, 'requests during the lock');
       const ms = performance.now() - t0;
       other.exec('COMMIT');
       assert.deepEqual([...new Set(answers.map((r) => r.statusCode))], [503]);
       assert.equal(answers[0]!.json().error.code, 'STORE_UNAVAILABLE');
-      assert.ok(ms >= 350 && ms < 3000, `answered after ${ms.toFixed(0)} ms`);
+      // the promise, both ways: they waited for the lock (a lower bound no slow machine breaks), and
+      // were answered well within the deadline: under 2 × (STORE_TIMEOUT_MS + 1 s)
+      assert.ok(ms >= STORE_TIMEOUT - 50 && ms < 2 * (STORE_TIMEOUT + 1000), `answered after ${ms.toFixed(0)} ms`);
       assert.equal(await t.ctx.store.getMonthly(k.id, PERIOD), 1, 'nothing counted for the 503s');
       assert.equal((await ask()).statusCode, 200, 'answers again once the lock is gone');
     } finally {

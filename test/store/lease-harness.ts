@@ -2,7 +2,8 @@
 // `describe` for one store kind, it registers that describe's before / after hooks (a temp dir with
 // one SQLite file, or a temp PostgreSQL database; migrated by an admin store; every store and lease
 // opened here closed after, then the dir removed or the database dropped) and returns what the
-// tests use. Also the loop that drives a steady stream of requests until stop().
+// tests use. Also the loop that drives a steady stream of requests until stop(), and a watch on an
+// adapter's reservations and hand-backs (wrapped on the instance: public methods, no private state).
 import { before, after } from 'node:test';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -92,4 +93,54 @@ export function steady(tick: () => Promise<void>, everyMs: number) {
     const alive = setInterval(() => undefined, 50);
     await done.finally(() => clearInterval(alive));
   };
+}
+
+/**
+ * Watches `inner`'s reservations and hand-backs (its public reserveMonthly / returnMonthly, wrapped
+ * on this instance): how many are in flight, how many background reservations (prefetches, need 0)
+ * were started, and optional faults for them: `failPrefetch` makes them throw before reaching the
+ * store; `holdPrefetch`, while set, keeps a prefetch's grant (already counted in the store) from
+ * returning to the lease until the promise resolves.
+ */
+export function watchReservations(inner: Inner) {
+  const reserve = inner.reserveMonthly.bind(inner);
+  const giveBack = inner.returnMonthly.bind(inner);
+  const w = { inFlight: 0, prefetchesStarted: 0, prefetchesFailed: 0, failPrefetch: false, holdPrefetch: undefined as Promise<void> | undefined };
+  inner.reserveMonthly = async (r) => {
+    w.inFlight++;
+    try {
+      if (r.need === 0) {
+        w.prefetchesStarted++;
+        if (w.failPrefetch) {
+          w.prefetchesFailed++;
+          throw new Error('prefetch refused by the test');
+        }
+      }
+      const g = await reserve(r);
+      if (r.need === 0 && w.holdPrefetch) await w.holdPrefetch;
+      return g;
+    } finally {
+      w.inFlight--;
+    }
+  };
+  inner.returnMonthly = async (...a) => {
+    w.inFlight++;
+    try {
+      return await giveBack(...a);
+    } finally {
+      w.inFlight--;
+    }
+  };
+  return w;
+}
+
+/** Resolves once no reservation or hand-back of `w` is in flight (checked across a few turns); fails after `ms`. */
+export async function noneInFlight(w: { inFlight: number }, ms = 10_000) {
+  const deadline = Date.now() + ms;
+  for (let quiet = 0; quiet < 3; ) {
+    if (Date.now() > deadline) throw new Error(`reservations still in flight after ${ms} ms`);
+    await new Promise((r) => setImmediate(r));
+    await sleep(5);
+    quiet = w.inFlight === 0 ? quiet + 1 : 0;
+  }
 }

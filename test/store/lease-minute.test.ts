@@ -11,7 +11,7 @@ import type { WindowLimiter } from '../../src/store/ports.ts';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 import { flushRedis, redisUrl } from '../services.ts';
 
-const URL = redisUrl(13);
+const URL = redisUrl(8); // this file's own Redis database index (flushed before and after)
 const LEASE: WindowLeaseOptions = { ...DEFAULT_WINDOW_LEASE, minRate: 50, maxChunk: 20, horizonMs: 200, idleMs: 300 };
 
 type Held = WindowLimiter & { heldTokens(): number };

@@ -16,14 +16,19 @@ const PERIOD = () => new Date().toISOString().slice(0, 7);
 
 type Conn = Awaited<ReturnType<typeof connectRedis>>;
 
-async function elapsed<T>(fn: () => Promise<T>): Promise<{ ms: number; value?: T; error?: unknown }> {
-  const t0 = performance.now();
-  try {
-    const value = await within(fn(), 3000, 'limiter call');
-    return { ms: performance.now() - t0, value };
-  } catch (error) {
-    return { ms: performance.now() - t0, error };
-  }
+/**
+ * The outcome of `fn()` if it settles within `turns` turns of the event loop (setImmediate), i.e.
+ * "at once": without waiting on a timer (a command timeout, a reconnect) or the network; otherwise
+ * `{ pending: true }`. Counted in turns, not milliseconds, so a slow machine does not change it.
+ */
+async function inTurns<T>(fn: () => Promise<T>, turns = 20): Promise<{ pending?: true; value?: T; error?: unknown }> {
+  let out: { value?: T; error?: unknown } | undefined;
+  fn().then(
+    (value) => (out = { value }),
+    (error) => (out = { error }),
+  );
+  for (let i = 0; i < turns && !out; i++) await new Promise((r) => setImmediate(r));
+  return out ?? { pending: true };
 }
 
 const uid = () => crypto.randomBytes(4).toString('hex');
@@ -53,7 +58,7 @@ describe('Redis limiter and cache (real Redis)', () => {
     for (const r of got) assert.ok(r.resetAt > t0 && r.resetAt <= Date.now() + 60_000, `resetAt ${r.resetAt}`);
     // the window lives in Redis with a server-side TTL, not in this process
     const ttl = await a.redis.pttl(`dis:rl:3:60000:${key}`);
-    assert.ok(ttl > 55_000 && ttl <= 60_000, `pttl ${ttl}`);
+    assert.ok(ttl > 0 && ttl <= 60_000, `pttl ${ttl}`);
     assert.equal(kind(a), 'redis');
   });
 
@@ -135,7 +140,7 @@ describe('Redis limiter and cache (real Redis)', () => {
     await a.cache.set(k, 'long', 300);
     assert.equal(await a.cache.get(k), 'long');
     const ttl2 = await a.redis.ttl(`dis:cache:${k}`);
-    assert.ok(ttl2 > 295 && ttl2 <= 300, `ttl ${ttl2}`);
+    assert.ok(ttl2 > 1 && ttl2 <= 300, `ttl ${ttl2}: the new 300 s lifetime, not the 1 s one`);
   });
 });
 
@@ -148,9 +153,8 @@ describe('Redis down (nothing listening on the port)', () => {
 
   before(async () => {
     deadUrl = `redis://127.0.0.1:${await freePort()}`;
-    const t0 = performance.now();
-    dead = await within(connectRedis(deadUrl), 5000, 'connectRedis');
-    assert.ok(performance.now() - t0 < 3000, 'connecting to a dead Redis gives up waiting after about 2 s');
+    // README: a gateway whose Redis is unreachable starts anyway after waiting 2 s (bound: 2 × 2 s)
+    dead = await within(connectRedis(deadUrl), 4000, 'connectRedis');
   });
   after(async () => {
     await dead?.limiter.close();
@@ -163,16 +167,14 @@ describe('Redis down (nothing listening on the port)', () => {
       () => dead.limiter.peek('k', 5, 60_000),
     ];
     for (const call of calls) {
-      const r = await elapsed(call);
+      const r = await inTurns(call);
+      assert.ok(!r.pending, 'settled at once (no timer, no network wait)');
       assert.ok(r.error instanceof LimiterUnavailableError, `got ${String(r.error ?? r.value)}`);
-      assert.ok(r.ms < 500, `rejected after ${Math.round(r.ms)} ms`);
     }
-    const ping = await elapsed(() => dead.limiter.ping());
-    assert.ok(ping.error, 'ping fails');
-    assert.ok(ping.ms < 500);
-    const get = await elapsed(() => dead.cache.get('x'));
-    assert.ok(get.error, 'cache get fails (the demo treats it as a miss)');
-    assert.ok(get.ms < 500);
+    const ping = await inTurns(() => dead.limiter.ping());
+    assert.ok(!ping.pending && ping.error, 'ping fails at once');
+    const get = await inTurns(() => dead.cache.get('x'));
+    assert.ok(!get.pending && get.error, 'cache get fails at once (the demo treats it as a miss)');
   });
 
   test('through the app: keyed 503 STORE_UNAVAILABLE (nothing counted), demo 503, /usage 200, /health 503', async () => {
@@ -180,12 +182,11 @@ describe('Redis down (nothing listening on the port)', () => {
     try {
       const k = await t.createKey('starter');
       for (const url of ['/v1/resolve-entity?q=syrah', '/v1/explain?q=merlot', '/v1/pair?q=lamb', '/v1/compare?left=merlot&right=syrah']) {
-        const t0 = performance.now();
-        const res = await t.app.inject({ url, headers: k.auth });
+        // never a hang: the limiter fails at once (shown above), so the bound is only a guard
+        const res = await within(t.app.inject({ url, headers: k.auth }), 10_000, url);
         assert.equal(res.statusCode, 503, url);
         assert.equal(res.json().error.code, 'STORE_UNAVAILABLE');
         assert.equal(res.headers['retry-after'], '5');
-        assert.ok(performance.now() - t0 < 1000, `${url} answered in ${Math.round(performance.now() - t0)} ms`);
       }
       assert.equal(await t.ctx.store.getMonthly(k.id, PERIOD()), 0, 'fail closed: nothing was counted');
 
@@ -256,7 +257,8 @@ describe('Redis goes away and comes back (a private redis-server)', { skip: spaw
     const t = await buildTestApp({ env: { REDIS_URL: `redis://127.0.0.1:${port}` } });
     const statuses: number[] = [];
     const call = async (url: string, headers: Record<string, string> = {}) => {
-      const res = await within(t.app.inject({ url, headers, remoteAddress: '198.51.100.77' }), 3000, url);
+      // a guard against a hang: a command in flight when Redis dies ends by its 2 s timeout
+      const res = await within(t.app.inject({ url, headers, remoteAddress: '198.51.100.77' }), 5000, url);
       statuses.push(res.statusCode);
       return res;
     };
@@ -284,15 +286,14 @@ describe('Redis goes away and comes back (a private redis-server)', { skip: spaw
       assert.equal(await t.ctx.store.getMonthly(k.id, PERIOD()), usedWhileDown, 'nothing counted while Redis is down');
 
       await startRedis();
-      // ioredis retries at most every second
+      // README: the client reconnects within about a second of Redis returning (ioredis retries at
+      // most every second); looked for over 5 s, well over 2 × that
       let back;
-      const t0 = Date.now();
       for (const deadline = Date.now() + 5000; Date.now() < deadline; await sleep(100)) {
         back = await call('/v1/resolve-entity?q=syrah', k.auth);
         if (back.statusCode === 200) break;
       }
       assert.equal(back!.statusCode, 200, 'recovered without a restart');
-      assert.ok(Date.now() - t0 < 5000);
       assert.equal((await call('/v1/demo/explain?q=merlot')).statusCode, 200);
       assert.equal((await call('/health')).statusCode, 200);
       assert.ok(!statuses.includes(500), `statuses seen: ${[...new Set(statuses)].join(', ')}`);

@@ -13,7 +13,7 @@ import { PostgresAccountStore } from '../../src/store/postgres.ts';
 import { LeasedAccountStore, DEFAULT_LEASE_OPTIONS, withLeases, type LeaseOptions } from '../../src/store/lease.ts';
 import { MemoryWindowLimiter, redisLimiter, DEFAULT_WINDOW_LEASE, type WindowLeaseOptions } from '../../src/store/limiter.ts';
 import { hasLeaseReservations, type ConsumeResult, type LimitResult, type WindowLimiter } from '../../src/store/ports.ts';
-import { createDatabase, dbUrl, dropDatabase, redisUrl, tempDatabaseName } from '../services.ts';
+import { createDatabase, dbUrl, dropDatabase, redisUrl, Relay, tempDatabaseName, until, viaRelay, within } from '../services.ts';
 import { leaseHarness, sleep, steady } from './lease-harness.ts';
 
 /** Headroom forced (minRate 1, short rate windows); blocks kept (no idle or age hand-back) unless a test says otherwise. */
@@ -229,21 +229,37 @@ for (const name of ['sqlite', 'postgres'] as const) {
 }
 
 describe('PostgreSQL unsettledGroups through the lease wrapper', () => {
-  test('reads the adapter’s count (the fault tests read it through ctx.store)', async () => {
+  test('reads the adapter’s live count (the fault tests read it through ctx.store): a reservation whose answer is lost and cannot be settled (paused relay) shows until it is settled', async () => {
     const db = tempDatabaseName();
     await createDatabase(db);
-    const inner = new PostgresAccountStore(dbUrl(db));
-    const W = new LeasedAccountStore(inner, OPTS);
+    const relay = new Relay();
+    await relay.start(5432);
+    const direct = new PostgresAccountStore(dbUrl(db));
+    const inner = new PostgresAccountStore(viaRelay(dbUrl(db), relay), { statementTimeoutMs: 300, poolSize: 4 });
+    const W = new LeasedAccountStore(inner, { ...OPTS, minRate: 1_000_000 }); // exact: one reservation per request
     try {
-      const map = (inner as unknown as { unsettled: Map<string, NodeJS.Timeout> }).unsettled;
+      await direct.migrate();
+      const plan = `u${crypto.randomBytes(3).toString('hex')}`;
+      await direct.upsertPlan({ name: plan, monthly_limit: 1000, per_minute_limit: 1000 });
+      const key = `key_${crypto.randomBytes(8).toString('hex')}`;
+      await direct.insertKey({ id: key, key_hash: crypto.randomBytes(32).toString('hex'), display_prefix: 'dis_live_u', client: 'sync', plan, status: 'active', created_at: new Date().toISOString(), last_used_at: null });
+      assert.deepEqual(await W.consumeMonthly(key, PERIOD, 1000), { admitted: true, used: 1 });
       assert.equal(W.unsettledGroups, 0);
-      const t = setTimeout(() => undefined, 60_000);
-      map.set('probe', t);
-      assert.equal(W.unsettledGroups, 1, 'the adapter’s live value, not a copy');
-      map.delete('probe');
-      clearTimeout(t);
+      relay.holdReplies(); // the reservation reaches the server and commits; its answer does not come back
+      const pending = W.consumeMonthly(key, PERIOD, 1000).then(() => 'answered', () => 'failed');
+      await until('the reservation committed on the server', 5000, async () => (await direct.getMonthly(key, PERIOD)) === 2);
+      relay.holdAll(); // settling cannot reach the server either
+      assert.equal(await within(pending, 15_000, 'reservation'), 'failed', 'unclear and unsettled: answered as failed');
+      assert.ok(inner.unsettledGroups >= 1, 'the adapter keeps settling in the background');
+      assert.equal(W.unsettledGroups, inner.unsettledGroups, 'the wrapper reads the adapter’s count');
+      relay.resume();
+      await until('settled and given back', 20_000, async () => inner.unsettledGroups === 0 && (await direct.getMonthly(key, PERIOD)) === 1);
+      assert.equal(W.unsettledGroups, 0, 'the adapter’s live value, not a copy');
     } finally {
+      relay.resume();
       await W.close();
+      await direct.close();
+      await relay.close();
       await dropDatabase(db);
     }
   });
@@ -251,7 +267,7 @@ describe('PostgreSQL unsettledGroups through the lease wrapper', () => {
 
 // ---- limiters ---------------------------------------------------------------------------------
 
-const REDIS_URL = redisUrl(10);
+const REDIS_URL = redisUrl(15); // this file's own database index (keys of this run, deleted after)
 const LEASE: WindowLeaseOptions = { ...DEFAULT_WINDOW_LEASE, minRate: 50, maxChunk: 20, horizonMs: 200, idleMs: 60_000 };
 type Held = WindowLimiter & { heldTokens(): number };
 const slotCount = (l: WindowLimiter) => (l as unknown as { slots: Map<string, unknown> }).slots.size;

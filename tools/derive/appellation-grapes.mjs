@@ -11,7 +11,7 @@
 // Gazzetta Ufficiale / Journal officiel texts are leads to read, not sources (the official texts we
 // read are in data/appellation-grapes/official.json, which wins over this file for its appellations).
 // Each rule set cites the eAmbrosia single document by file number, read through the dataset
-// (`retrieved_via` kind dataset, authority one class below the register: see the source notes).
+// (`retrieved_via` kind dataset: the register keeps its class, the copy is marked; see the source notes).
 // Roles: "principal" where the authors mark the variety principal for some wine type, otherwise
 // "permitted"; a dataset row is never "required" (no text read says so); no shares (the datasets
 // hold none).
@@ -51,22 +51,22 @@ const SOURCES = [
     key: 'eambrosia-single-docs-candiago-2024',
     title: 'EU wine PDO single documents (eAmbrosia), grape varieties of the Italian and French PDOs, as extracted by Candiago et al. 2024, "Quality wines in Italy and France"',
     publisher: 'European Commission (eAmbrosia register); extraction by S. Candiago et al.',
-    authority: 'educational_body',
+    authority: 'official_register',
     url: 'https://ec.europa.eu/agriculture/eambrosia/geographical-indications-register/',
     licence: 'register documents reused with acknowledgement (Commission Decision 2011/833/EU); the dataset is CC BY 4.0 (figshare 25393261)',
     accessed: '2026-11-26',
-    notes: 'Grape rules read through the authors\' extraction of each PDO\'s single document, not in the document itself: the authority is set one class below the official register (a peer-reviewed academic dataset), and a rule set resting on it never says "required" or a share. Principal/secondary per wine type as the authors recorded them; Italian "secondary" lists are the region\'s whole list of suitable varieties; OIV prime names, not local names; a 2021-22 snapshot (later amendments missing). Lead table: ../shared/reference/appellation-grapes-leads.csv.',
+    notes: 'Grape rules read through the authors\' extraction of each PDO\'s single document, not in the document itself: the register\'s class is kept and the copy marked (retrieved_via, kind dataset; the extraction is a peer-reviewed academic dataset), so a rule set resting on it never says "required" or a share. Principal/secondary per wine type as the authors recorded them; Italian "secondary" lists are the region\'s whole list of suitable varieties; OIV prime names, not local names; a 2021-22 snapshot (later amendments missing). Lead table: ../shared/reference/appellation-grapes-leads.csv.',
     retrieved_via: { url: 'https://github.com/plotly/Figure-Friday/blob/d21de6d5/2024/week-46/PDO_wine_data_IT_FR.csv', kind: 'dataset', note: 'Candiago et al. 2024, figshare 25393261 (CC BY 4.0), as copied to plotly/Figure-Friday commit d21de6d5' },
   },
   {
     key: 'eambrosia-single-docs-candiago-2022',
     title: 'EU wine PDO single documents (eAmbrosia), grape varieties of PDOs of 19 member states, as extracted by Candiago et al. 2022, Scientific Data 9:394',
     publisher: 'European Commission (eAmbrosia register); extraction by S. Candiago et al.',
-    authority: 'educational_body',
+    authority: 'official_register',
     url: 'https://ec.europa.eu/agriculture/eambrosia/geographical-indications-register/',
     licence: 'register documents reused with acknowledgement (Commission Decision 2011/833/EU); the dataset is CC BY 4.0 or CC0 (figshare collection 5877659; downstream copies disagree)',
     accessed: '2026-11-26',
-    notes: 'Grape rules read through the authors\' extraction (data as of 2021-11-04), not in the single documents themselves: the authority is set one class below the official register; varieties listed with no principal/secondary split, so every one is "permitted"; OIV prime names. Lead table: ../shared/reference/appellation-grapes-leads.csv.',
+    notes: 'Grape rules read through the authors\' extraction (data as of 2021-11-04), not in the single documents themselves: the register\'s class is kept and the copy marked (retrieved_via, kind dataset); varieties listed with no principal/secondary split, so every one is "permitted"; OIV prime names. Lead table: ../shared/reference/appellation-grapes-leads.csv.',
     retrieved_via: { url: 'https://github.com/NicolasBelissent/geospatial_a_la_francaise/blob/e0c4a1ac/PDO_EU_id.csv', kind: 'dataset', note: 'Candiago et al. 2022 (Scientific Data 9:394, figshare collection 5877659), as copied to NicolasBelissent/geospatial_a_la_francaise commit e0c4a1ac' },
   },
   {

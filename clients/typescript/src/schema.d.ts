@@ -307,6 +307,14 @@ export interface paths {
                                             entity_id: string;
                                             entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                         }[];
+                                        /** @description The country the facts name, as an entity: the country record whose ISO code is the `country` fact (geographies, spirits, wine styles), or whose name is a grape's `country_of_origin`. Null when there is no such fact, when it names no country record (the code EU, a historical state), or for a country itself. */
+                                        country: {
+                                            canonical_name: string;
+                                            domain: "wine" | "spirits" | "beer";
+                                            /** Format: uuid */
+                                            entity_id: string;
+                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
+                                        } | null;
                                         geographies: {
                                             canonical_name: string;
                                             domain: "wine" | "spirits" | "beer";
@@ -447,6 +455,14 @@ export interface paths {
                                             entity_id: string;
                                             entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                         }[];
+                                        /** @description The country the facts name, as an entity: the country record whose ISO code is the `country` fact (geographies, spirits, wine styles), or whose name is a grape's `country_of_origin`. Null when there is no such fact, when it names no country record (the code EU, a historical state), or for a country itself. */
+                                        country: {
+                                            canonical_name: string;
+                                            domain: "wine" | "spirits" | "beer";
+                                            /** Format: uuid */
+                                            entity_id: string;
+                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
+                                        } | null;
                                         geographies: {
                                             canonical_name: string;
                                             domain: "wine" | "spirits" | "beer";
@@ -942,6 +958,14 @@ export interface paths {
                                             entity_id: string;
                                             entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                         }[];
+                                        /** @description The country the facts name, as an entity: the country record whose ISO code is the `country` fact (geographies, spirits, wine styles), or whose name is a grape's `country_of_origin`. Null when there is no such fact, when it names no country record (the code EU, a historical state), or for a country itself. */
+                                        country: {
+                                            canonical_name: string;
+                                            domain: "wine" | "spirits" | "beer";
+                                            /** Format: uuid */
+                                            entity_id: string;
+                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
+                                        } | null;
                                         geographies: {
                                             canonical_name: string;
                                             domain: "wine" | "spirits" | "beer";
@@ -1082,6 +1106,14 @@ export interface paths {
                                             entity_id: string;
                                             entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                         }[];
+                                        /** @description The country the facts name, as an entity: the country record whose ISO code is the `country` fact (geographies, spirits, wine styles), or whose name is a grape's `country_of_origin`. Null when there is no such fact, when it names no country record (the code EU, a historical state), or for a country itself. */
+                                        country: {
+                                            canonical_name: string;
+                                            domain: "wine" | "spirits" | "beer";
+                                            /** Format: uuid */
+                                            entity_id: string;
+                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
+                                        } | null;
                                         geographies: {
                                             canonical_name: string;
                                             domain: "wine" | "spirits" | "beer";
@@ -1778,6 +1810,14 @@ export interface paths {
                                         entity_id: string;
                                         entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                     }[];
+                                    /** @description The country the facts name, as an entity: the country record whose ISO code is the `country` fact (geographies, spirits, wine styles), or whose name is a grape's `country_of_origin`. Null when there is no such fact, when it names no country record (the code EU, a historical state), or for a country itself. */
+                                    country: {
+                                        canonical_name: string;
+                                        domain: "wine" | "spirits" | "beer";
+                                        /** Format: uuid */
+                                        entity_id: string;
+                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
+                                    } | null;
                                     geographies: {
                                         canonical_name: string;
                                         domain: "wine" | "spirits" | "beer";
@@ -2204,6 +2244,14 @@ export interface paths {
                                         entity_id: string;
                                         entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                     }[];
+                                    /** @description The country the facts name, as an entity: the country record whose ISO code is the `country` fact (geographies, spirits, wine styles), or whose name is a grape's `country_of_origin`. Null when there is no such fact, when it names no country record (the code EU, a historical state), or for a country itself. */
+                                    country: {
+                                        canonical_name: string;
+                                        domain: "wine" | "spirits" | "beer";
+                                        /** Format: uuid */
+                                        entity_id: string;
+                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
+                                    } | null;
                                     geographies: {
                                         canonical_name: string;
                                         domain: "wine" | "spirits" | "beer";
@@ -4309,6 +4357,14 @@ export interface paths {
                                         entity_id: string;
                                         entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                     }[];
+                                    /** @description The country the facts name, as an entity: the country record whose ISO code is the `country` fact (geographies, spirits, wine styles), or whose name is a grape's `country_of_origin`. Null when there is no such fact, when it names no country record (the code EU, a historical state), or for a country itself. */
+                                    country: {
+                                        canonical_name: string;
+                                        domain: "wine" | "spirits" | "beer";
+                                        /** Format: uuid */
+                                        entity_id: string;
+                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
+                                    } | null;
                                     geographies: {
                                         canonical_name: string;
                                         domain: "wine" | "spirits" | "beer";
@@ -4764,6 +4820,14 @@ export interface paths {
                                         entity_id: string;
                                         entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                     }[];
+                                    /** @description The country the facts name, as an entity: the country record whose ISO code is the `country` fact (geographies, spirits, wine styles), or whose name is a grape's `country_of_origin`. Null when there is no such fact, when it names no country record (the code EU, a historical state), or for a country itself. */
+                                    country: {
+                                        canonical_name: string;
+                                        domain: "wine" | "spirits" | "beer";
+                                        /** Format: uuid */
+                                        entity_id: string;
+                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
+                                    } | null;
                                     geographies: {
                                         canonical_name: string;
                                         domain: "wine" | "spirits" | "beer";

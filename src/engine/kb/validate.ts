@@ -315,6 +315,8 @@ export const COPY_HOSTS = [
   'gazzettaufficiale.biz', 'eurodop.it', 'prawo.pl', 'justia.com', 'livrozilla.com', 'essais-gratuits.com', 'docstoc.com',
   'es-academic.com', 'knowledgr.com', 'wikide.org', 'classicistranieri.com', 'flipbuilder.com', 'juriblio.fr',
   'tricoteuses.fr', 'sauroavezza3.xoom.it', 'mywinepal.com', 'catadelvino.com',
+  // a repository carrying someone's transcription or export of a publisher's data, a book platform
+  'github.com', 'app.ckbk.com',
 ];
 const copyHostIn = (text: string): string | undefined => {
   const t = text.toLowerCase();
@@ -456,6 +458,26 @@ function auditFindings(
         if (s.retrieved_via?.url === s.url) notices.push(`source ${s.key}: read only in a copy (${inUrl}); the original's address was not read`);
         else problems.push({ ...where, field: 'url', message: `${inUrl} is a copy: url names the original, the copy goes in retrieved_via.url` });
       }
+    }
+  }
+  // 3b. a copy keeps its original's class (issue 24 audit 3): the class says who published, the copy
+  //     is marked by retrieved_via and caps confidence one class lower. So no source says its class
+  //     was lowered because it was read in a copy, and a copy never ranks below its original (a
+  //     source without retrieved_via at the same address).
+  const LOWERED = /not given the [^.;]{0,60}authority|authority (is|was) not claimed|(authority|class) [^.;]{0,40}(one class (below|lower)|lowered)|(one class (below|lower)|lowered) [^.;]{0,30}(authority|class)\b(?! of the (item|expression))/i;
+  const rank = (a: string) => CONFIDENCE_BY_AUTHORITY[a as keyof typeof CONFIDENCE_BY_AUTHORITY] ?? 0;
+  const originals = new Map<string, { key: string; authority: string }>();
+  const normUrl = (u: string) => u.trim().toLowerCase().replace(/^https?:\/\/(www\.)?/, '').replace(/\/+$/, '');
+  for (const { data } of sourceFiles) for (const s of data) if (s && !s.retrieved_via && typeof s.url === 'string') originals.set(normUrl(s.url), { key: s.key, authority: s.authority });
+  for (const { file, data } of sourceFiles) {
+    for (const s of data) {
+      if (!s?.retrieved_via) continue;
+      const where = { file, record: String(s.key), field: 'authority' };
+      const said = `${s.notes ?? ''} ${s.retrieved_via.note ?? ''} ${s.publisher ?? ''}`;
+      const m = LOWERED.exec(said);
+      if (m) problems.push({ ...where, message: `says its class was lowered for the copy ("${m[0]}"): keep the original publisher's class; retrieved_via already caps confidence one class lower` });
+      const o = typeof s.url === 'string' ? originals.get(normUrl(s.url)) : undefined;
+      if (o && rank(s.authority) < rank(o.authority)) problems.push({ ...where, message: `${s.authority}, below ${o.authority} of ${o.key} at the same address: a copy keeps its original's class` });
     }
   }
   // items and expressions resting on a copy: one confidence class lower (the loader checks pairing items)
