@@ -241,6 +241,20 @@ export class LeasedAccountStore implements AccountStore {
     return [...this.leases.values(), ...this.retired].filter((l) => l.free > 0).map((l) => ({ keyId: l.keyId, period: l.period, free: l.free }));
   }
 
+  /**
+   * The bookkeeping of one key's lease (for tests and diagnostics), or undefined when none exists:
+   * what a call that answers nothing must leave unchanged.
+   */
+  leaseOf(keyId: string, period: string): { free: number; served: number; busy: boolean; windowCount: number; windowStart: number; rate: number; lastUse: number; limit: number } | undefined {
+    const l = this.leases.get(`${keyId}\u0000${period}`);
+    return l && { free: l.free, served: l.served, busy: l.busy, windowCount: l.windowCount, windowStart: l.windowStart, rate: l.rate, lastUse: l.lastUse, limit: l.limit };
+  }
+
+  /** Leases known now, held blocks or not (for tests and diagnostics). */
+  get leaseCount(): number {
+    return this.leases.size;
+  }
+
   /** The block can serve a request now (not expired, not yesterday's); `busy` is the caller's to check. */
   private live(l: Lease, now: number): boolean {
     return l.free > 0 && now < l.dayEnd && now - l.grantedAt < this.opts.maxAgeMs;

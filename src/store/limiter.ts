@@ -106,6 +106,15 @@ class FlexibleWindowLimiter implements WindowLimiter {
     return n;
   }
 
+  /** The windows this process keeps (for tests and diagnostics): their count, or one window's state. */
+  windowCount(): number {
+    return this.slots.size;
+  }
+  windowOf(limit: number, windowMs: number, key: string): Readonly<Slot> | undefined {
+    const s = this.slots.get(`${limit}:${windowMs}:${key}`);
+    return s && { ...s };
+  }
+
   private fullKey(limit: number, windowMs: number, key: string) {
     return `dis:rl:${limit}:${windowMs}:${key}`;
   }

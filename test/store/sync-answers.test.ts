@@ -21,13 +21,8 @@ const OPTS: LeaseOptions = { ...DEFAULT_LEASE_OPTIONS, minRate: 1, rateWindowMs:
 const PERIOD = new Date().toISOString().slice(0, 7);
 const TODAY = new Date().toISOString().slice(0, 10);
 
-/** The lease bookkeeping of one key (private state, read to show that an unanswered call changed none of it). */
-type LeaseState = { free: number; served: number; busy: boolean; windowCount: number; windowStart: number; rate: number; lastUse: number; limit: number };
-const leaseMap = (L: LeasedAccountStore) => (L as unknown as { leases: Map<string, LeaseState> }).leases;
-const leaseState = (L: LeasedAccountStore, keyId: string) => {
-  const l = leaseMap(L).get(`${keyId}\u0000${PERIOD}`);
-  return l && { free: l.free, served: l.served, busy: l.busy, windowCount: l.windowCount, windowStart: l.windowStart, rate: l.rate, lastUse: l.lastUse, limit: l.limit };
-};
+/** The lease bookkeeping of one key (its diagnostics), to show that an unanswered call changed none of it. */
+const leaseState = (L: LeasedAccountStore, keyId: string) => L.leaseOf(keyId, PERIOD);
 const heldFree = (L: LeasedAccountStore) => L.held().reduce((n, h) => n + h.free, 0);
 
 /** One request the way the fast path makes it: the answer at hand, else the store's. */
@@ -66,7 +61,7 @@ for (const name of ['sqlite', 'postgres'] as const) {
       const L = lease();
       const stats = { ...L.stats };
       for (let i = 0; i < 50; i++) assert.equal(L.consumeMonthlyNow(key, PERIOD, 100), undefined);
-      assert.equal(leaseMap(L).size, 0, 'no lease created');
+      assert.equal(L.leaseCount, 0, 'no lease created');
       assert.deepEqual(L.held(), []);
       assert.deepEqual(L.stats, stats);
       assert.equal(await admin().getMonthly(key, PERIOD), 0, 'nothing counted in the store');
@@ -270,7 +265,7 @@ describe('PostgreSQL unsettledGroups through the lease wrapper', () => {
 const REDIS_URL = redisUrl(15); // this file's own database index (keys of this run, deleted after)
 const LEASE: WindowLeaseOptions = { ...DEFAULT_WINDOW_LEASE, minRate: 50, maxChunk: 20, horizonMs: 200, idleMs: 60_000 };
 type Held = WindowLimiter & { heldTokens(): number };
-const slotCount = (l: WindowLimiter) => (l as unknown as { slots: Map<string, unknown> }).slots.size;
+const slotCount = (l: WindowLimiter) => (l as unknown as { windowCount(): number }).windowCount();
 
 describe('hitNow on the Redis limiter (tokens reserved ahead)', { timeout: 60_000 }, () => {
   const run = crypto.randomBytes(4).toString('hex');
@@ -378,10 +373,10 @@ describe('hitNow on the Redis limiter (tokens reserved ahead)', { timeout: 60_00
     }
     assert.equal(last!.remaining, limit - stored, 'the last token: remaining as Redis counts it');
     assert.equal(await count(full), stored, 'no Redis call for hits from the tokens');
-    const slot = { ...(A as unknown as { slots: Map<string, object> }).slots.get(`${limit}:60000:${key}`) };
+    const slot = (A as unknown as { windowOf(l: number, w: number, k: string): object }).windowOf(limit, 60_000, key);
     await sleep(5);
     assert.equal(A.hitNow!(key, limit, 60_000), undefined);
-    assert.deepEqual({ ...(A as unknown as { slots: Map<string, object> }).slots.get(`${limit}:60000:${key}`) }, slot, 'rate window and idle clock untouched');
+    assert.deepEqual((A as unknown as { windowOf(l: number, w: number, k: string): object }).windowOf(limit, 60_000, key), slot, 'rate window and idle clock untouched');
     assert.equal(await count(full), stored);
     // another limit is another window: no tokens there
     assert.equal(A.hitNow!(key, limit - 1, 60_000), undefined);
