@@ -8,13 +8,16 @@
 //              X-Forwarded-For): 200s and the demo's per-address and per-network 429s
 //   unknown    well-formed keys that do not exist, random client addresses: 401 (and 429 when
 //              failed authentication is limited per address)
+//   unique-urls a valid key, every request line made unique and about 8 KB long by an ignored
+//              parameter (issue 25): resident memory must stay flat (the fast path remembers only
+//              short request lines, within a byte budget)
 // Every minute: resident memory and event-loop delay p99 of the server (sampled inside it every
 // 10 s by bench/lib/process-probe.mjs, preloaded with --import), requests and 5xx per class. At the
 // end: usage counted by the server (GET /v1/usage) against the 200s wrk received for each key.
 // The demo daily cap is raised (DEMO_DAILY_CAP) so that its 503 after the cap does not pass for a
 // fault; no fault is injected, so every 5xx is a finding.
 // SOAK_MINUTES (default 10) per configuration; SOAK_ONLY=embedded|pg to run one. For bisecting a
-// memory trend: SOAK_CLASSES=keyed,demo (a comma list of the classes above; default all four),
+// memory trend: SOAK_CLASSES=keyed,demo (a comma list of the classes above; default all five),
 // SOAK_NODE_ARGS="--trace-gc …" (extra node flags for the server) and SOAK_PROBE_OUT=<dir> (keep the
 // server's probe lines: rss, heapUsed, heapTotal, external, arrayBuffers every 10 s).
 import fs from 'node:fs';
@@ -41,7 +44,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dis-soak-'));
 const lua = (s: string) => JSON.stringify(s); // a JSON string is a valid Lua string literal here (ASCII)
 
 /** A wrk script: rotates through `paths`, sets the headers, counts statuses per thread, prints them. */
-function script(name: string, paths: string[], opts: { auth?: string; randomKey?: boolean; randomClient?: boolean }): string {
+function script(name: string, paths: string[], opts: { auth?: string; randomKey?: boolean; randomClient?: boolean; uniqueLong?: boolean }): string {
   const file = path.join(dir, `${name}.lua`);
   fs.writeFileSync(
     file,
@@ -50,6 +53,7 @@ local paths = {${paths.map(lua).join(', ')}}
 local auth = ${opts.auth ? lua(`Bearer ${opts.auth}`) : 'nil'}
 local randomKey = ${opts.randomKey ? 'true' : 'false'}
 local randomClient = ${opts.randomClient ? 'true' : 'false'}
+local uniqueLong = ${opts.uniqueLong ? 'true' : 'false'}
 local alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
 local threads = {}
 local i = 0
@@ -71,7 +75,14 @@ request = function()
   if randomClient then
     h["X-Forwarded-For"] = string.format("%d.%d.%d.%d", math.random(11, 200), math.random(0, 255), math.random(0, 255), math.random(1, 254))
   end
-  return wrk.format("GET", paths[(i % #paths) + 1], h)
+  local p = paths[(i % #paths) + 1]
+  if uniqueLong then
+    -- an unknown parameter (ignored) makes every request line unique and about 8 KB long
+    local t = {}
+    for j = 1, 8000 do local n = math.random(1, 62); t[j] = alphabet:sub(n, n) end
+    p = p .. "&pad=" .. i .. table.concat(t)
+  end
+  return wrk.format("GET", p, h)
 end
 response = function(status, headers, body)
   counts[status] = (counts[status] or 0) + 1
@@ -160,6 +171,7 @@ async function soak(name: string, env: Record<string, string>) {
   admin(env, 'plans', 'set', 'soak-tight', '--monthly', '1500', '--per-minute', '300');
   const keyedRec = JSON.parse(admin(env, 'keys', 'create', '--client', 'soak keyed', '--plan', 'soak', '--json')) as { id: string; key: string };
   const tightRec = JSON.parse(admin(env, 'keys', 'create', '--client', 'soak over-limit', '--plan', 'soak-tight', '--json')) as { id: string; key: string };
+  const uniqueRec = JSON.parse(admin(env, 'keys', 'create', '--client', 'soak unique urls', '--plan', 'soak', '--json')) as { id: string; key: string };
   const keyed = keyedRec.key;
   const tight = tightRec.key;
 
@@ -185,6 +197,9 @@ async function soak(name: string, env: Record<string, string>) {
     { name: 'over-limit', script: script(`${name}-tight`, q, { auth: tight }), connections: 4 },
     { name: 'demo', script: script(`${name}-demo`, dq, { randomClient: true }), connections: 4 },
     { name: 'unknown', script: script(`${name}-unknown`, q, { randomKey: true, randomClient: true }), connections: 4 },
+    // issue 25: a key holder making every request line unique and long must not grow the fast path's
+    // memo of request lines (only short lines are remembered, within a byte budget)
+    { name: 'unique-urls', script: script(`${name}-unique`, q, { auth: uniqueRec.key, uniqueLong: true }), connections: 2 },
   ].filter((c) => !onlyClasses || onlyClasses.has(c.name));
   const totals: Record<string, ClassRun> = Object.fromEntries(classes.map((c) => [c.name, { statuses: {}, errors: {}, codes5xx: {} }]));
 

@@ -3,7 +3,7 @@
 // the error envelope (400/404/405/408/500 and every ApiError), OpenAPI + local docs, then the routes.
 import crypto from 'node:crypto';
 import http from 'node:http';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyHttpOptions } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyHttpOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { GatewayContext } from './gateway/context.ts';
@@ -97,6 +97,7 @@ export interface AppOptions {
 export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}) {
   const fast = keyedFastPath(ctx, opts);
   const app = Fastify(fastifyOptions(ctx, opts, fast));
+  registerAccessLog(app, fast);
   limitConnections(app, ctx);
   serializeEngineBodies(app);
   registerRequestChecks(app);
@@ -130,14 +131,28 @@ function loggerOptions(ctx: GatewayContext, opts: AppOptions) {
 }
 
 /**
- * The keyed fast path (src/gateway/fast-keyed.ts): off where Fastify logs every request (info and
- * below), where the engine is remote, and with KEYED_FAST_PATH=off.
+ * The keyed fast path (src/gateway/fast-keyed.ts): off where the engine is remote, and with
+ * KEYED_FAST_PATH=off. At every log level: it writes the same access line as the Fastify path.
  */
-function keyedFastPath(ctx: GatewayContext, opts: AppOptions) {
-  const requestLogs = opts.logger !== false && ['info', 'debug', 'trace'].includes(ctx.config.logLevel);
-  const fast = new KeyedFastPath(ctx, ctx.config.keyedFastPath && !requestLogs && typeof ctx.engine.callSync === 'function');
+function keyedFastPath(ctx: GatewayContext, _opts: AppOptions) {
+  const fast = new KeyedFastPath(ctx, ctx.config.keyedFastPath && typeof ctx.engine.callSync === 'function');
   ctx.fastPath = fast;
   return fast;
+}
+
+/**
+ * The access log (LOG_LEVEL info and below): one line per request, "request completed", with the
+ * request id, the request (method, URL with keys redacted, host, address, port), the status and the
+ * time taken in ms. Fastify's own two lines per request ("incoming request", "request completed")
+ * are off; the keyed fast path writes this same line for the answers it gives.
+ */
+function registerAccessLog(app: App, fast: KeyedFastPath) {
+  if ((app.log as unknown as { isLevelEnabled?(level: string): boolean }).isLevelEnabled?.('info') !== true) return;
+  fast.logTo(app.log);
+  app.addHook('onResponse', (request, reply, done) => {
+    request.log.info({ req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime }, 'request completed');
+    done();
+  });
 }
 
 /** Fastify's options: logging, deadlines, proxies, request ids, the HTTP server with the fast path in front, malformed requests. */
@@ -145,6 +160,8 @@ function fastifyOptions(ctx: GatewayContext, opts: AppOptions, fast: KeyedFastPa
   const limits = ctx.config.http;
   return {
     logger: opts.logger === false ? false : loggerOptions(ctx, opts),
+    // one access line per request instead of Fastify's two (registerAccessLog)
+    logController: new LogController({ disableRequestLogging: true }),
     // a client that sends its headers or its request too slowly is answered 408 and let go; the
     // deadlines are checked every second (Node's default would check every 30 s)
     requestTimeout: limits.requestTimeoutMs,

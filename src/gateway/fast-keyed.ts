@@ -5,12 +5,14 @@
 //     routing, the control-character and repeated-parameter checks and schema validation would
 //     give the same outcome again (they read nothing but the URL); its engine parameters are kept;
 //   - the key and its plan are in the account cache and fresh (the same 1 s as the Fastify path);
-//   - no address has failed to authenticate lately (the Fastify path would look at this one's);
+//   - this address is not refused for failed authentications (its own bucket is looked at only
+//     while some address is: with TRUST_PROXY the address is Fastify's to read, so then Fastify
+//     answers);
 //   - the engine runs in this process and answers 200 at once (callSync, its memo);
 //   - the monthly count is admitted without a promise (a usage lease's block in hand), then the
 //     per-minute limiter admits without a promise (in-memory windows, or Redis tokens held);
-//   - request logging is off at the configured level (LOG_LEVEL warn or above): at info, every
-//     request goes through Fastify, which logs it.
+//   - at LOG_LEVEL info and below it writes the same access line the Fastify path writes
+//     (app.ts: one "request completed" line per request), so the default logs every request.
 // Anything else is handed to Fastify: before anything is counted, or with what was taken given
 // back at once (a month taken from the block when the minute or the engine then sends the request
 // on goes back into the block, synchronously), so Fastify counts it exactly once. That covers
@@ -24,6 +26,10 @@
 // engine-latency histogram (only for answers given here).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { LRUCache } from 'lru-cache';
+import type { FastifyBaseLogger } from 'fastify';
+import { authFailureWindows } from './auth-failures.ts';
+import { ipBucket, normaliseAddress } from './client-address.ts';
 import type { GatewayContext } from './context.ts';
 import { authFailuresSeen, BEARER, planHeaders, windowKey } from './keyed.ts';
 import { monthOf } from './calendar.ts';
@@ -36,8 +42,16 @@ import { JSON_TYPE, matchesIfNoneMatch, PRIVATE_CACHE } from './answer-headers.t
 
 export type { FastAnswer, FastRoute } from './fast-route.ts';
 
-/** Request lines remembered at most; when full, the memo starts again. */
+/** Request lines remembered at most. */
 export const FAST_PATH_ENTRIES = 10_000;
+/** Only request lines up to this many characters are remembered (a longer one is always Fastify's). */
+export const FAST_PATH_MAX_URL = 512;
+/**
+ * The memo's budget: the request lines' characters (2 bytes each) plus a fixed cost per entry; past
+ * it, or past FAST_PATH_ENTRIES, the least recently used line is forgotten (never the whole memo).
+ */
+export const FAST_PATH_BYTES = 4 * 1024 * 1024;
+const ENTRY_OVERHEAD_BYTES = 200;
 
 
 
@@ -54,9 +68,17 @@ interface Entry {
  * socket) and never written anywhere.
  */
 const connectionKeys = new WeakMap<Socket, { header: string; hash: string }>();
+/** The address bucket of each open connection's peer (looked up only while some address is refused). */
+const connectionBuckets = new WeakMap<Socket, string>();
 
 export class KeyedFastPath implements FastPathHandle {
-  private readonly routes = new Map<string, Entry>();
+  private readonly routes = new LRUCache<string, Entry>({
+    max: FAST_PATH_ENTRIES,
+    maxSize: FAST_PATH_BYTES,
+    sizeCalculation: (_e, url) => url.length * 2 + ENTRY_OVERHEAD_BYTES,
+  });
+  /** the access log, when requests are logged at the configured level (set by the app) */
+  private log: FastifyBaseLogger | undefined;
   /** answers given here (for tests and diagnostics) */
   answered = 0;
   /** set when the server starts closing: from then on Fastify answers (with Connection: close) */
@@ -73,14 +95,23 @@ export class KeyedFastPath implements FastPathHandle {
     return this.routes.size;
   }
 
+  /** The memo's size in its budget's bytes (see FAST_PATH_BYTES). */
+  get bytes() {
+    return this.routes.calculatedSize;
+  }
+
+  /** Writes an access line for each answer given here, as app.ts does for Fastify's (info and below). */
+  logTo(log: FastifyBaseLogger | undefined) {
+    this.log = log;
+  }
+
   has(url: string) {
     return this.routes.has(url);
   }
 
   /** Remembers a request line a keyed engine route answered 200 for. */
   remember(url: string, route: FastRoute) {
-    if (!this.enabled) return;
-    if (this.routes.size >= FAST_PATH_ENTRIES) this.routes.clear();
+    if (!this.enabled || url.length > FAST_PATH_MAX_URL) return;
     this.routes.set(url, { route, series: [undefined, undefined] });
   }
 
@@ -97,6 +128,7 @@ export class KeyedFastPath implements FastPathHandle {
     const ctx = this.ctx;
     const metrics = ctx.metrics;
     const t0 = metrics ? performance.now() : 0;
+    const tLog = this.log !== undefined ? (metrics ? t0 : performance.now()) : 0;
     // the three headers read here, from the raw list (Node's header object is not built); a
     // repeated one is left to Fastify, which reads Node's object
     const raw = req.rawHeaders;
@@ -119,8 +151,9 @@ export class KeyedFastPath implements FastPathHandle {
         requestId = raw[i + 1];
       }
     }
-    if (authorization === undefined || this.closing || authFailuresSeen(ctx)) return false;
+    if (authorization === undefined || this.closing) return false;
     const socket = req.socket;
+    if (authFailuresSeen(ctx) && !this.addressAdmitted(socket)) return false;
     const seen = connectionKeys.get(socket);
     let hash: string;
     if (seen !== undefined && seen.header === authorization) hash = seen.hash;
@@ -192,6 +225,14 @@ export class KeyedFastPath implements FastPathHandle {
       res.end();
     }
     this.answered++;
+    const log = this.log;
+    if (log !== undefined) {
+      // the line app.ts writes for a Fastify answer: the same fields, serializers and redaction
+      log.info(
+        { reqId: out[1], req: { method: 'GET', url: req.url, hostname: hostOf(raw), ip: socket.remoteAddress, socket }, res: { statusCode: status }, responseTime: performance.now() - tLog },
+        'request completed',
+      );
+    }
     if (metrics) {
       const i = status === 200 ? 0 : 1;
       const s = (e.series[i] ??= answerSeriesOf(metrics, r.route, 'GET', status));
@@ -200,6 +241,34 @@ export class KeyedFastPath implements FastPathHandle {
     }
     return true;
   }
+
+  /**
+   * Whether this connection's address may authenticate now (its failed-authentication window has
+   * room), as the Fastify path would find; with TRUST_PROXY the address comes from a header the
+   * Fastify path reads, so the answer is no (Fastify answers).
+   */
+  private addressAdmitted(socket: Socket): boolean {
+    const ctx = this.ctx;
+    if (ctx.config.trustProxy !== false) return false;
+    let bucket = connectionBuckets.get(socket);
+    if (bucket === undefined) {
+      const ip = normaliseAddress(socket.remoteAddress) ?? socket.remoteAddress ?? 'unknown';
+      connectionBuckets.set(socket, (bucket = ipBucket(ip)));
+    }
+    return authFailureWindows(ctx).peek(bucket, ctx.config.authFailuresPerIpPerMinute, Date.now()).allowed;
+  }
+}
+
+/** The host name of a raw header list's Host header, without its port (as Fastify's request.hostname), for the access line. */
+function hostOf(raw: string[]): string | undefined {
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i]!.length === 4 && raw[i]!.toLowerCase() === 'host') {
+      const h = raw[i + 1]!;
+      const colon = h.lastIndexOf(':');
+      return colon > h.lastIndexOf(']') ? h.slice(0, colon) : h;
+    }
+  }
+  return undefined;
 }
 
 const HEADER_NAMES = [

@@ -35,7 +35,8 @@ describe('European wine evidence (euw)', () => {
       assert.ok(src, i.source_key);
       assert.equal(i.verification_status, 'verified');
       // 2026.11.2, or a later release whose curators cited this batch's source again (issue 23's sets)
-      assert.ok(['2026.11.2', '2026.11.3'].includes(i.evidence_version), `${i.pairing_key}: ${i.evidence_version}`);
+      // (2026.11.4: items whose source's class was corrected, issue 24 item 2.2)
+      assert.ok(['2026.11.2', '2026.11.3', '2026.11.4'].includes(i.evidence_version), `${i.pairing_key}: ${i.evidence_version}`);
       assert.ok(i.source_excerpt.length <= 300);
       assert.equal(i.source_url, src!.url);
       const ceiling = CEILING[src!.authority];
@@ -47,16 +48,16 @@ describe('European wine evidence (euw)', () => {
     assert.ok(publishers.size >= 6, `${publishers.size} publishers`);
   });
 
-  test('Alsace Pinot Gris (CIVA page, inferred publisher): mushrooms and foie gras, also on geo/alsace', () => {
+  test('Alsace Pinot Gris (CIVA page, publisher identified by the domain): mushrooms and foie gras, also on geo/alsace', () => {
     const m = euwItem('grape/pinot-gris', 'girolle_mushrooms');
     assert.equal(m.geography_scope, 'Alsace');
     assert.equal(m.source_key, 'euw-civa-pinot-gris-page');
     assert.match(m.source_excerpt, /Pinot Gris d’Alsace makes an admirable match for pan-fried girolle mushrooms/);
-    assert.equal(m.confidence, 0.8);
+    assert.equal(m.confidence, 0.9);
     assert.equal(euwItem('geo/alsace', 'foie_gras', 'Pinot Gris').language_code, 'en');
     const src = kb().sources.get('euw-civa-pinot-gris-page')!;
-    assert.equal(src.authority, 'trade_body');
-    assert.match(src.notes ?? '', /inferred/);
+    assert.equal(src.authority, 'official_regional_wine_body');
+    assert.match(src.notes ?? '', /vinsalsace\.com is the site of the Alsace wine interprofession/);
   });
 
   test('Gewurztraminer with Munster: French press excerpt in French', () => {
@@ -73,7 +74,7 @@ describe('European wine evidence (euw)', () => {
     assert.equal(fish.confidence, 0.9);
     const zw = euwItem('grape/zweigelt', 'game_fillets_dark_sauce');
     assert.equal(zw.geography_scope, 'Carnuntum');
-    assert.equal(zw.confidence, 0.8);
+    assert.equal(zw.confidence, 0.9);
     const mou = euwItem('grape/blaufrankisch', 'moussaka');
     const src = kb().sources.get(mou.source_key)!;
     assert.equal(src.retrieved_via?.kind, 'mirror');
@@ -171,8 +172,8 @@ describe('European wine evidence (euw)', () => {
     const asp = euwItem('grape/muscat', 'asparagus');
     const src = kb().sources.get(asp.source_key)!;
     assert.equal(src.retrieved_via?.kind, 'reprint');
-    assert.equal(src.authority, 'trade_body');
-    assert.equal(asp.confidence, 0.75);
+    assert.equal(src.authority, 'official_regional_wine_body');
+    assert.equal(asp.confidence, 0.8);
     assert.equal(euwItem('grape/pinot-gris', 'capon').language_code, 'fr');
   });
 
@@ -189,7 +190,7 @@ describe('European wine evidence (euw)', () => {
     assert.equal(pg.geography_scope, 'Alsace');
     const tok = kb().byKey.get('geo/tokaj')!.sensory.find((s) => s.expression_key === 'euw_tokaji_aszu')!;
     assert.ok(tok.development_aromas.includes('dark chocolate'));
-    assert.equal(tok.confidence, 0.6);
+    assert.equal(tok.confidence, 0.9);
     const bf = kb().byKey.get('grape/blaufrankisch')!.sensory.find((s) => s.expression_key === 'euw_blaufrankisch_burgenland_we')!;
     assert.equal(bf.confidence, 0.5);
   });

@@ -32,7 +32,8 @@ describe('New World and spirits evidence (nws)', () => {
       assert.ok(src, i.source_key);
       assert.equal(i.verification_status, 'verified');
       // 2026.11.2, or a later release whose curators cited this batch's source again (issue 23's sets)
-      assert.ok(['2026.11.2', '2026.11.3'].includes(i.evidence_version), `${i.pairing_key}: ${i.evidence_version}`);
+      // (2026.11.4: items whose source's class was corrected, issue 24 item 2.2)
+      assert.ok(['2026.11.2', '2026.11.3', '2026.11.4'].includes(i.evidence_version), `${i.pairing_key}: ${i.evidence_version}`);
       assert.ok(i.source_excerpt.length <= 300);
       const cap = src!.retrieved_via ? copyCap[ceiling[src!.authority]!] : ceiling[src!.authority];
       assert.equal(i.confidence, cap, `${e.key} ${i.pairing_key}`);
@@ -43,7 +44,7 @@ describe('New World and spirits evidence (nws)', () => {
     assert.ok([...entities].filter((k) => k.startsWith('spirit/')).length >= 6, 'at least six spirits');
   });
 
-  test('Cognac: VS with beef jerky and white chocolate, XO with dark chocolate (BNIC page, inferred publisher)', () => {
+  test('Cognac: VS with beef jerky and white chocolate, XO with dark chocolate (BNIC page, publisher identified by the domain)', () => {
     const jerky = item('spirit/cognac', 'beef_jerky');
     assert.equal(jerky.style_scope, 'V.S.');
     assert.equal(jerky.source_key, 'nws-bnic-china-cognac-meals');
@@ -51,8 +52,8 @@ describe('New World and spirits evidence (nws)', () => {
     assert.equal(item('spirit/cognac', 'dark_chocolate').style_scope, 'X.O.');
     assert.equal(item('spirit/cognac', 'goat_cheese').wine_age_scope, 'well-aged');
     const src = kb().sources.get('nws-bnic-china-cognac-meals')!;
-    assert.equal(src.authority, 'trade_body');
-    assert.match(src.notes ?? '', /inferred/);
+    assert.equal(src.authority, 'official_regional_wine_body');
+    assert.match(src.notes ?? '', /cognac\.fr is the BNIC's domain/);
   });
 
   test('Armagnac: aperitif, starter and dessert scopes from armagnac.fr', () => {

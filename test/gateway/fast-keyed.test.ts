@@ -286,7 +286,7 @@ test('refusals go to Fastify: an unknown, malformed or revoked key, a missing he
   }
 });
 
-test('counted in dis_http_requests_total like any answer; off at LOG_LEVEL=info, where Fastify logs each request', async () => {
+test('counted in dis_http_requests_total like any answer; at LOG_LEVEL=info it answers too, writing the access line the Fastify path writes', async () => {
   const t = await started();
   try {
     await t.ctx.store.upsertPlan({ name: 'roomy', monthly_limit: 1_000_000, per_minute_limit: 100_000 });
@@ -311,9 +311,50 @@ test('counted in dis_http_requests_total like any answer; off at LOG_LEVEL=info,
   const lines: string[] = [];
   const { Writable } = await import('node:stream');
   const stream = new Writable({ write(c, _e, cb) { lines.push(String(c)); cb(); } });
-  const logged = await buildTestApp({ logStream: stream, env: { USAGE_LEASE_MIN_RATE: '1' } });
+  const logged = await buildTestApp({ logStream: stream, env: { USAGE_LEASE_MIN_RATE: '1', AUTH_FAILURES_PER_IP_PER_MINUTE: '1000000' } });
   try {
-    assert.equal(logged.ctx.fastPath!.enabled, false);
+    // at LOG_LEVEL=info (the default of npm start) the fast path answers, and writes the access line
+    // the Fastify path writes: one "request completed" line per request, the same fields
+    assert.equal(logged.ctx.fastPath!.enabled, true);
+    await logged.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (logged.app.server.address() as AddressInfo).port;
+    await logged.ctx.store.upsertPlan({ name: 'roomy', monthly_limit: 1_000_000, per_minute_limit: 100_000 });
+    const { auth } = await logged.createKey('roomy');
+    const send = (id: string) =>
+      new Promise<number>((resolve, reject) => {
+        const before = logged.ctx.fastPath!.answered;
+        http.get({ host: '127.0.0.1', port, path: '/v1/resolve-entity?q=stout', headers: { ...auth, 'x-request-id': id }, agent }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(logged.ctx.fastPath!.answered - before));
+        }).on('error', reject);
+      });
+    const ids: { id: string; fast: boolean }[] = [];
+    for (let i = 0, end = Date.now() + 10_000; Date.now() < end && !ids.some((x) => x.fast); i++) {
+      const id = `access-${i}`;
+      ids.push({ id, fast: (await send(id)) > 0 });
+    }
+    const fastOne = ids.find((x) => x.fast);
+    assert.ok(fastOne, 'the fast path answered at info');
+    const slowOne = ids.find((x) => !x.fast)!;
+    await sleep(50);
+    const entries = lines.flatMap((l) => l.split('\n')).filter(Boolean).map((l) => JSON.parse(l));
+    const lineOf = (id: string) => entries.filter((e) => e.reqId === id);
+    for (const { id } of [fastOne, slowOne]) {
+      const mine = lineOf(id);
+      assert.equal(mine.length, 1, `one access line for ${id}: ${JSON.stringify(mine)}`);
+      const e = mine[0];
+      assert.equal(e.msg, 'request completed');
+      assert.equal(e.level, 30);
+      assert.deepEqual(Object.keys(e).sort(), ['hostname', 'level', 'msg', 'pid', 'req', 'reqId', 'res', 'responseTime', 'time']);
+      assert.deepEqual(Object.keys(e.req).sort(), ['host', 'method', 'remoteAddress', 'remotePort', 'url']);
+      assert.equal(e.req.url, '/v1/resolve-entity?q=stout');
+      assert.equal(e.req.method, 'GET');
+      assert.equal(e.req.remoteAddress, '127.0.0.1');
+      assert.equal(e.req.host, "127.0.0.1");
+      assert.deepEqual(e.res, { statusCode: 200 });
+      assert.equal(typeof e.responseTime, 'number');
+    }
+    assert.ok(!lines.join('').includes(auth.authorization.slice(7)), 'no key in the access lines');
   } finally {
     await logged.close();
   }
@@ -337,6 +378,37 @@ test('an address refused for failed authentications is refused on the fast path 
     assert.equal(refused.status, 429);
     assert.equal(refused.fast, false);
     assert.equal(JSON.parse(refused.body.toString()).error.code, 'RATE_LIMITED');
+  } finally {
+    await t.close();
+  }
+});
+
+test('another address refused for failed authentications leaves the fast path on for this one (issue 25)', async () => {
+  const t = await started({ AUTH_FAILURES_PER_IP_PER_MINUTE: '4' });
+  try {
+    await t.ctx.store.upsertPlan({ name: 'roomy', monthly_limit: 1_000_000, per_minute_limit: 100_000 });
+    const { auth } = await t.createKey('roomy');
+    const path = '/v1/resolve-entity?q=porter';
+    await untilFast(t.get, path, auth);
+    // 127.0.0.2 is another loopback address: its own connections, its own bucket
+    const from2 = (headers: Record<string, string>) =>
+      new Promise<{ status: number; code?: string }>((resolve, reject) => {
+        http.get({ host: '127.0.0.1', port: t.port, path, headers, localAddress: '127.0.0.2', agent: false }, (res) => {
+          let b = '';
+          res.on('data', (c) => (b += c));
+          res.on('end', () => resolve({ status: res.statusCode!, code: res.statusCode! >= 400 ? JSON.parse(b).error.code : undefined }));
+        }).on('error', reject);
+      });
+    const bad = { authorization: 'Bearer dis_live_0000000000000000000000000000000000000000' };
+    for (let i = 0; i < 4; i++) assert.equal((await from2(bad)).status, 401);
+    // 127.0.0.2 is refused now, even with a good key ...
+    assert.deepEqual(await from2(auth), { status: 429, code: 'RATE_LIMITED' });
+    // ... while 127.0.0.1 is still answered on the fast path (before: one flag for the whole process)
+    for (let i = 0; i < 5; i++) {
+      const a = await t.get(path, auth);
+      assert.equal(a.status, 200);
+      assert.equal(a.fast, true, `request ${i} answered on the fast path`);
+    }
   } finally {
     await t.close();
   }

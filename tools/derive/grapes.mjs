@@ -93,6 +93,9 @@ const rankOf = (src) => {
   if (!authority.has(src)) throw new Error(`unknown source key ${src}`);
   let r = RANK[authority.get(src)] ?? 9;
   if (src.startsWith('wein-plus-')) r += 0.5; // prefer edited reference works over the lexicon
+  // a community encyclopedia read as itself is wine_press (data/README.md, Authority classes) but is
+  // still cited last among press and reference works, where it stood as educational_body (rank 5)
+  if (src.startsWith('wikipedia-') && authority.get(src) === 'wine_press') r = RANK.educational_body;
   return r;
 };
 
