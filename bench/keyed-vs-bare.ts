@@ -11,7 +11,14 @@
 //   - keyed on the embedded default with the keyed fast path off (KEYED_FAST_PATH=false: every
 //     request through Fastify), to show what the fast path (src/gateway/fast-keyed.ts) saves;
 //   - keyed on PostgreSQL + Redis, one process (gateway CPU; the CPU of our database's PostgreSQL
-//     backends and of a private redis-server is reported separately).
+//     backends and of a private redis-server is reported separately);
+//   - keyed on the embedded default at LOG_LEVEL=info, the default of `npm start` (issue 25): one
+//     access line per request (stdout to /dev/null); every other keyed server runs at warn.
+// For the default configuration, warn and PostgreSQL + Redis it prints two ratios against bare
+// node:http (issue 25): CPU per request (the figure of merit) and wrk throughput, each the median
+// of the alternated rounds' ratios, and user-space instructions per request (perf stat -e
+// instructions:u on the server process) where the machine has hardware counters, else user-space
+// CPU time per request in their place, saying so.
 // wrk rotates 8 queries (a Lua script) and sends the same Authorization header to every server.
 // Figure of merit: bare node:http CPU ÷ keyed CPU per request, median of BENCH_ROUNDS (5) rounds,
 // run in alternated order. Throughput and p99 are printed too, but on this shared 2-core machine
@@ -25,7 +32,7 @@ import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { execFileSync, execSync, type ChildProcess } from 'node:child_process';
-import { cpuUs, cpuUsOf, ensureWrk, freePort, rssMb, startNode, startPrivateRedis, alternatedRounds, benchKey, KEYED_BENCH_PATHS, waitFor, wrk, type WrkResult } from './lib/load.ts';
+import { cpuUs, cpuUsOf, userUs, instructionsDuring, ensureWrk, freePort, rssMb, startNode, startPrivateRedis, alternatedRounds, benchKey, KEYED_BENCH_PATHS, waitFor, wrk, type WrkResult } from './lib/load.ts';
 import { profileUnderLoad } from './lib/profile.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -46,10 +53,10 @@ let pgCreated = false;
 
 const keyFor = (env: Record<string, string>) => benchKey(ROOT, env);
 
-async function start(args: string[], env: Record<string, string>, ready: string): Promise<{ p: ChildProcess; port: number; startupMs: number }> {
+async function start(args: string[], env: Record<string, string>, ready: string, logLevel = 'warn'): Promise<{ p: ChildProcess; port: number; startupMs: number }> {
   const port = await freePort();
   const t0 = performance.now();
-  const p = startNode(args, { ...env, PORT: String(port), LOG_LEVEL: 'warn' });
+  const p = startNode(args, { ...env, PORT: String(port), LOG_LEVEL: logLevel });
   procs.push(p);
   await waitFor(`http://127.0.0.1:${port}${ready}`);
   return { p, port, startupMs: performance.now() - t0 };
@@ -62,6 +69,7 @@ const median = (xs: number[]) => {
 
 interface Run extends WrkResult {
   cpuUsPerReq: number;
+  userUsPerReq: number;
   pgUsPerReq?: number;
   redisUsPerReq?: number;
 }
@@ -101,6 +109,7 @@ try {
   const fastifyHeaders = await start([path.join(ROOT, 'bench/bare-fastify-headers.mjs')], { BARE_BODIES: bodiesFile, BARE_HEADERS: headersFile }, paths[0]!);
   const httpHeaders = await start([path.join(ROOT, 'bench/bare-http-headers.mjs')], { BARE_BODIES: bodiesFile, BARE_HEADERS: headersFile }, paths[0]!);
   const keyedSlow = await start([path.join(ROOT, 'dist/server.mjs')], { ...sqliteEnv, KEYED_FAST_PATH: 'false' }, '/health');
+  const keyedInfo = await start([path.join(ROOT, 'dist/server.mjs')], sqliteEnv, '/health', 'info');
   for (const p of paths) {
     const slow = await fetch(`http://127.0.0.1:${keyedSlow.port}${p}`, { headers: { authorization: `Bearer ${sqliteKey}` } });
     if ((await slow.text()) !== bodies[p]) throw new Error(`keyed with the fast path off does not answer the same bytes for ${p}`);
@@ -117,6 +126,7 @@ try {
     { name: 'keyed, embedded (SQLite)', port: keyed.port, pid: keyed.p.pid! },
     { name: 'bare node:http + keyed headers', port: httpHeaders.port, pid: httpHeaders.p.pid! },
     { name: 'keyed, embedded, fast path off', port: keyedSlow.port, pid: keyedSlow.p.pid! },
+    { name: 'keyed, embedded, LOG_LEVEL=info (default)', port: keyedInfo.port, pid: keyedInfo.p.pid! },
   ];
 
   let pgKeyed: { port: number; pid: number; redisPid: number } | null = null;
@@ -150,9 +160,10 @@ try {
     const pg0 = aux ? cpuUsOf(aux.pg) : 0;
     const rd0 = aux ? cpuUs(aux.redis) : 0;
     const t0 = cpuUs(c.pid);
+    const u0 = userUs(c.pid);
     const r = wrk(`http://127.0.0.1:${c.port}/`, { seconds: secs, header, script });
     const used = cpuUs(c.pid) - t0;
-    const run: Run = { ...r, cpuUsPerReq: used / r.requests };
+    const run: Run = { ...r, cpuUsPerReq: used / r.requests, userUsPerReq: (userUs(c.pid) - u0) / r.requests };
     if (aux) {
       const pgPids = [...new Set([...aux.pg, ...c.aux!().pg])];
       run.pgUsPerReq = (cpuUsOf(pgPids) - pg0) / r.requests;
@@ -195,7 +206,34 @@ try {
   const p99 = (n: string) => med(n, (r) => r.p99ms);
   const pgName = 'keyed, PostgreSQL+Redis (1 process)';
   console.log(`p99 keyed ÷ p99 bare node:http, each flat out (closed loop; see the same-load p99 below): embedded ${(p99(configs[3]!.name) / p99(configs[0]!.name)).toFixed(2)}${withPg ? `, PostgreSQL+Redis ${(p99(pgName) / p99(configs[0]!.name)).toFixed(2)}` : ''} (target <= 2)`);
-  console.log(`targets (ratio of CPU per request): embedded >= 0.75; PostgreSQL+Redis (gateway only) >= 0.5.`);
+  // issue 25: both ratios for the default configuration, warn, and PostgreSQL + Redis
+  const bareName = configs[0]!.name;
+  const targets: [string, string, number][] = [
+    ['default configuration (LOG_LEVEL=info, embedded SQLite)', 'keyed, embedded, LOG_LEVEL=info (default)', 0.6],
+    ['LOG_LEVEL=warn, embedded SQLite', configs[3]!.name, 0.75],
+    ...(withPg ? [['PostgreSQL + Redis, 1 process, gateway CPU', pgName, 0.5] as [string, string, number]] : []),
+  ];
+  const roundRatio = (name: string, f: (r: Run) => number, inverse: boolean) =>
+    median(runs.get(name)!.map((r, i) => (inverse ? f(runs.get(bareName)![i]!) / f(r) : f(r) / f(runs.get(bareName)![i]!))));
+  // instructions per request: one more run of each at the end, with perf attached
+  const perRequest = new Map<string, { value: number; unit: string; why?: string }>();
+  for (const name of [bareName, ...targets.map((t) => t[1])]) {
+    const c = configs.find((x) => x.name === name)!;
+    const header = (c as { header?: string }).header ?? auth;
+    const u0 = userUs(c.pid);
+    const got = await instructionsDuring(c.pid, () => wrk(`http://127.0.0.1:${c.port}/`, { seconds, header, script }));
+    const userPerReq = (userUs(c.pid) - u0) / got.result.requests;
+    perRequest.set(name, got.instructions !== null ? { value: got.instructions / got.result.requests, unit: 'instructions:u' } : { value: userPerReq, unit: 'user CPU µs', why: got.why });
+  }
+  const why = [...perRequest.values()].find((v) => v.why)?.why;
+  console.log(`\nratios against bare node:http (median of ${rounds} alternated rounds; per-request figure from one more run with perf attached${why ? `: ${why}, so user-space CPU µs per request stands in` : ''}):`);
+  console.log('configuration                                               CPU/req ratio   throughput ratio   per-request ratio (' + (why ? 'user CPU µs' : 'instructions:u') + ')   target (CPU/req)');
+  for (const [label, name, target] of targets) {
+    const cpu = roundRatio(name, (r) => r.cpuUsPerReq, true);
+    const thr = roundRatio(name, (r) => r.rps, false);
+    const pr = perRequest.get(bareName)!.value / perRequest.get(name)!.value;
+    console.log(`${label.padEnd(60)} ${cpu.toFixed(2).padStart(13)}   ${thr.toFixed(2).padStart(16)}   ${pr.toFixed(2).padStart(10)} (${perRequest.get(name)!.value.toFixed(1)} vs ${perRequest.get(bareName)!.value.toFixed(1)})   >= ${target} ${cpu >= target ? 'met' : 'not met'}`);
+  }
   console.log(`start-up to first healthy answer (embedded): ${keyed.startupMs.toFixed(0)} ms; resident memory after start-up: ${rss.toFixed(0)} MB.`);
   console.log(`note: wrk (1 thread) shares the machine's ${os.cpus().length} cores with the servers; req/s and p99 move with the machine's load, CPU per request far less.`);
 

@@ -59,6 +59,34 @@ export function cpuUs(pid: number): number {
   return (Number(f[11]) + Number(f[12])) * TICK_US; // fields 14 and 15 (utime, stime)
 }
 
+/** User-space CPU microseconds of a process so far (utime only). */
+export function userUs(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(f[11]) * TICK_US;
+}
+
+/**
+ * User-space instructions a process retires while `work` runs (`perf stat -e instructions:u -p`),
+ * or the reason there is no figure: a machine without hardware counters (most VMs) has perf report
+ * the event as not supported.
+ */
+export async function instructionsDuring<T>(pid: number, work: () => T): Promise<{ result: T; instructions: number | null; why?: string }> {
+  const perf = spawn('perf', ['stat', '-x', ',', '-e', 'instructions:u', '-p', String(pid)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  perf.stderr!.on('data', (c) => (err += c));
+  const exited = new Promise<void>((r) => perf.on('close', () => r()));
+  perf.on('error', () => undefined);
+  await new Promise((r) => setTimeout(r, 150)); // perf attached
+  const result = work();
+  perf.kill('SIGINT');
+  await exited;
+  const line = err.split('\n').find((l) => l.includes('instructions'));
+  const n = line ? Number(line.split(',')[0]) : NaN;
+  if (Number.isFinite(n) && n > 0) return { result, instructions: n };
+  return { result, instructions: null, why: line?.startsWith('<not supported>') ? 'perf: instructions:u not supported (no hardware counters on this machine)' : `perf gave no count (${(line ?? err).trim().slice(0, 80) || 'perf not found'})` };
+}
+
 /** CPU microseconds summed over several processes; a process that ended in between counts 0. */
 export function cpuUsOf(pids: number[]): number {
   let t = 0;
