@@ -27,7 +27,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { LRUCache } from 'lru-cache';
-import type { FastifyBaseLogger } from 'fastify';
+import type { AccessLog } from './access-log.ts';
 import { authFailureWindows } from './auth-failures.ts';
 import { ipBucket, normaliseAddress } from './client-address.ts';
 import type { GatewayContext } from './context.ts';
@@ -78,7 +78,7 @@ export class KeyedFastPath implements FastPathHandle {
     sizeCalculation: (_e, url) => url.length * 2 + ENTRY_OVERHEAD_BYTES,
   });
   /** the access log, when requests are logged at the configured level (set by the app) */
-  private log: FastifyBaseLogger | undefined;
+  private log: AccessLog | undefined;
   /** answers given here (for tests and diagnostics) */
   answered = 0;
   /** set when the server starts closing: from then on Fastify answers (with Connection: close) */
@@ -101,7 +101,7 @@ export class KeyedFastPath implements FastPathHandle {
   }
 
   /** Writes an access line for each answer given here, as app.ts does for Fastify's (info and below). */
-  logTo(log: FastifyBaseLogger | undefined) {
+  logTo(log: AccessLog | undefined) {
     this.log = log;
   }
 
@@ -227,11 +227,8 @@ export class KeyedFastPath implements FastPathHandle {
     this.answered++;
     const log = this.log;
     if (log !== undefined) {
-      // the line app.ts writes for a Fastify answer: the same fields, serializers and redaction
-      log.info(
-        { reqId: out[1], req: { method: 'GET', url: req.url, hostname: hostOf(raw), ip: socket.remoteAddress, socket }, res: { statusCode: status }, responseTime: performance.now() - tLog },
-        'request completed',
-      );
+      // the line app.ts writes for a Fastify answer (access-log.ts)
+      log.line(out[1]!, 'GET', req.url!, hostOf(raw), socket.remoteAddress, socket.remotePort, status, performance.now() - tLog);
     }
     if (metrics) {
       const i = status === 200 ? 0 : 1;

@@ -1,0 +1,31 @@
+// The access log (LOG_LEVEL info and below): one JSON line per request, written by the Fastify path
+// (app.ts, onResponse) and by the keyed fast path (fast-keyed.ts) alike. The line is the one pino
+// wrote for Fastify's "request completed" with the request's fields beside it, built here as one
+// string (no serializer pass, no child logger per request):
+//   {"level":30,"time":<ms>,"pid":<pid>,"hostname":"<host>","reqId":"<id>",
+//    "req":{"method":"GET","url":"<url, keys redacted>","host":"<Host without port>",
+//           "remoteAddress":"<address>","remotePort":<port>},
+//    "res":{"statusCode":200},"responseTime":<ms>,"msg":"request completed"}
+// A field with no value (a request without Host) is left out, as pino leaves out undefined.
+import os from 'node:os';
+import { redactKeys } from './redact.ts';
+
+export interface LineSink {
+  write(line: string): unknown;
+}
+
+export class AccessLog {
+  private readonly head: string;
+  constructor(private readonly out: LineSink) {
+    this.head = `,"pid":${process.pid},"hostname":${JSON.stringify(os.hostname())},"reqId":`;
+  }
+
+  /** Writes the line of one answered request; `ms` is the time taken in milliseconds. */
+  line(reqId: string, method: string, url: string, host: string | undefined, address: string | undefined, port: number | undefined, status: number, ms: number) {
+    this.out.write(
+      `{"level":30,"time":${Date.now()}${this.head}${JSON.stringify(reqId)},"req":{"method":${JSON.stringify(method)},"url":${JSON.stringify(redactKeys(url))}` +
+        `${host === undefined ? '' : `,"host":${JSON.stringify(host)}`}${address === undefined ? '' : `,"remoteAddress":${JSON.stringify(address)}`}${port === undefined ? '' : `,"remotePort":${port}`}` +
+        `},"res":{"statusCode":${status}},"responseTime":${ms},"msg":"request completed"}\n`,
+    );
+  }
+}
