@@ -128,17 +128,27 @@ function loggerOptions(ctx: GatewayContext, opts: AppOptions) {
         remotePort: req.socket?.remotePort,
       }),
     },
-    // standard output, written in blocks of up to 4 KB instead of one system call per line (an
-    // access line per request at info): flushed on close and at exit
+    // standard output, written in blocks of 4 KB instead of one system call per line (an access
+    // line per request at info): flushed every second, on close and at exit
     stream: opts.logStream ?? logDestination(),
   };
 }
 
+/** Buffered log lines are written at least this often. */
+export const LOG_FLUSH_MS = 1000;
 let destination: ReturnType<typeof pino.destination> | undefined;
 /** Standard output for the logs, buffered (4 KB) and flushed on close and at exit; one per process. */
 function logDestination() {
   if (!destination) {
     const d = (destination = pino.destination({ dest: 1, minLength: 4096, sync: false }));
+    // a quiet service still shows its lines within a second
+    setInterval(() => {
+      try {
+        if (!(d as unknown as { destroyed?: boolean }).destroyed) d.flush();
+      } catch {
+        // a flush already under way: the next tick writes the rest
+      }
+    }, LOG_FLUSH_MS).unref();
     process.once('exit', () => {
       try {
         d.flushSync();
