@@ -66,15 +66,16 @@ describe('PostgreSQL faults: usage equals the 200s answered', () => {
         10_000,
         'requests while the row is locked',
       );
-      // held longer than the former client-side timeout (5 s), after which the counts used to commit
-      await sleep(Math.max(0, 6000 - (Date.now() - t0)));
+      // held longer than the former client-side timeout (5 s), after which the counts used to commit,
+      // and than twice the 3 s deadline the README promises (the margin of the assertion below)
+      await sleep(Math.max(0, 8000 - (Date.now() - t0)));
       await locker.query('COMMIT');
 
       const statuses = during.map((d) => d.res.statusCode);
       assert.deepEqual([...new Set(statuses)], [503], `every request during the lock is 503, got ${statuses}`);
       for (const d of during) {
         assert.equal(d.res.json().error.code, 'STORE_UNAVAILABLE');
-        assert.ok(d.ms < 4000, `answered in ${d.ms} ms, not after the lock`);
+        assert.ok(d.ms < 6000, `answered in ${d.ms} ms: within twice the 3 s deadline, before the lock ends (8 s)`);
       }
       const after200 = await Promise.all(Array.from({ length: 5 }, ask));
       const ok = 1 + after200.filter((r) => r.statusCode === 200).length;
@@ -237,7 +238,7 @@ describe('a silent PostgreSQL (relay paused): keyed requests answer 503 within t
         for (const [i, a] of answers.entries()) {
           assert.equal(a.res.statusCode, 503, `request ${i}: ${a.res.body}`);
           assert.equal(a.res.json().error.code, 'STORE_UNAVAILABLE');
-          assert.ok(a.ms < 4000, `request ${i} answered in ${a.ms} ms (deadline 3 s)`);
+          assert.ok(a.ms < 6000, `request ${i} answered in ${a.ms} ms (deadline 3 s, asserted with twice the margin)`);
         }
 
         relay.resume();
