@@ -333,8 +333,8 @@ const cases: Case[] = [
     rule: 'names: an ambiguity naming an entity that is not served',
     file: 'ambiguities/zz-test.json',
     content: () => [{ term: 'zzyzx', entities: ['grape/chardonnay', 'grape/zzyzx-none'], note: 'test' }],
-    // (the loader names ambiguities.json for every ambiguity file)
-    expect: { file: 'ambiguities.json', record: 'zzyzx', field: 'entities', message: /^"grape\/zzyzx-none" is not a served entity$/ },
+    // the problem names the file the declaration is in
+    expect: { file: 'ambiguities/zz-test.json', record: 'zzyzx', field: 'entities', message: /^"grape\/zzyzx-none" is not a served entity$/ },
   },
   {
     rule: 'names: a name shared by two entities and not declared',

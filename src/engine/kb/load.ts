@@ -325,7 +325,7 @@ export function loadKnowledgeBase(dataDir: string): { kb: KnowledgeBase; problem
 
   // names: within an entity no repeats; across entities every shared name must be declared
   // data/ambiguities.json plus any number of files in data/ambiguities/
-  const ambiguities = checkArray<AmbiguityRecord>(
+  const ambiguityRecs = checkArray<AmbiguityRecord>(
     AmbiguitySchema,
     [
       ...readRootFile(dataDir, 'ambiguities.json', problems),
@@ -333,11 +333,13 @@ export function loadKnowledgeBase(dataDir: string): { kb: KnowledgeBase; problem
     ],
     recId,
     problems,
-  ).map((x) => x.rec);
+  );
+  const ambiguities = ambiguityRecs.map((x) => x.rec);
   const declared = new Map<string, Set<string>>();
-  for (const a of ambiguities) {
+  for (const { file, rec: a } of ambiguityRecs) {
     for (const k of a.entities) {
-      if (!byKey.has(k)) problems.push({ file: 'ambiguities.json', record: a.term, field: 'entities', message: `"${k}" is not a served entity` });
+      // the file the declaration is in (ambiguities.json or ambiguities/<name>.json)
+      if (!byKey.has(k)) problems.push({ file, record: a.term, field: 'entities', message: `"${k}" is not a served entity` });
     }
     declared.set(exactForm(a.term), new Set(a.entities));
   }
