@@ -22,10 +22,26 @@ export class AccessLog {
 
   /** Writes the line of one answered request; `ms` is the time taken in milliseconds. */
   line(reqId: string, method: string, url: string, host: string | undefined, address: string | undefined, port: number | undefined, status: number, ms: number) {
+    this.lineOf(reqId, method, urlField(url), peerFields(host, address, port), status, ms);
+  }
+
+  /**
+   * The same line from parts a caller keeps (the keyed fast path keeps the URL field per request
+   * line and the peer fields per connection): `url` from urlField, `peer` from peerFields.
+   */
+  lineOf(reqId: string, method: string, url: string, peer: string, status: number, ms: number) {
     this.out.write(
-      `{"level":30,"time":${Date.now()}${this.head}${JSON.stringify(reqId)},"req":{"method":${JSON.stringify(method)},"url":${JSON.stringify(redactKeys(url))}` +
-        `${host === undefined ? '' : `,"host":${JSON.stringify(host)}`}${address === undefined ? '' : `,"remoteAddress":${JSON.stringify(address)}`}${port === undefined ? '' : `,"remotePort":${port}`}` +
-        `},"res":{"statusCode":${status}},"responseTime":${ms},"msg":"request completed"}\n`,
+      `{"level":30,"time":${Date.now()}${this.head}${JSON.stringify(reqId)},"req":{"method":"${method}",${url}${peer}},"res":{"statusCode":${status}},"responseTime":${ms},"msg":"request completed"}\n`,
     );
   }
+}
+
+/** The URL field of a line, keys redacted: `"url":"…"`. */
+export function urlField(url: string): string {
+  return `"url":${JSON.stringify(redactKeys(url))}`;
+}
+
+/** The peer fields of a line, each left out when it has no value: `,"host":…,"remoteAddress":…,"remotePort":…`. */
+export function peerFields(host: string | undefined, address: string | undefined, port: number | undefined): string {
+  return `${host === undefined ? '' : `,"host":${JSON.stringify(host)}`}${address === undefined ? '' : `,"remoteAddress":${JSON.stringify(address)}`}${port === undefined ? '' : `,"remotePort":${port}`}`;
 }

@@ -27,7 +27,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { LRUCache } from 'lru-cache';
-import type { AccessLog } from './access-log.ts';
+import { peerFields, urlField, type AccessLog } from './access-log.ts';
 import { authFailureWindows } from './auth-failures.ts';
 import { ipBucket, normaliseAddress } from './client-address.ts';
 import type { GatewayContext } from './context.ts';
@@ -57,6 +57,8 @@ const ENTRY_OVERHEAD_BYTES = 200;
 
 interface Entry {
   route: FastRoute;
+  /** the access line's URL field (made on first use) */
+  logUrl?: string;
   /** the request-count and latency series of its 200s and 304s (made on first use) */
   series: [ReturnType<typeof answerSeriesOf> | undefined, ReturnType<typeof answerSeriesOf> | undefined];
 }
@@ -68,6 +70,8 @@ interface Entry {
  * socket) and never written anywhere.
  */
 const connectionKeys = new WeakMap<Socket, { header: string; hash: string }>();
+/** The access line's peer fields of each open connection, for the Host header it last sent. */
+const connectionPeers = new WeakMap<Socket, { host: string | undefined; fields: string }>();
 /** The address bucket of each open connection's peer (looked up only while some address is refused). */
 const connectionBuckets = new WeakMap<Socket, string>();
 
@@ -227,8 +231,12 @@ export class KeyedFastPath implements FastPathHandle {
     this.answered++;
     const log = this.log;
     if (log !== undefined) {
-      // the line app.ts writes for a Fastify answer (access-log.ts)
-      log.line(out[1]!, 'GET', req.url!, hostOf(raw), socket.remoteAddress, socket.remotePort, status, performance.now() - tLog);
+      // the line app.ts writes for a Fastify answer (access-log.ts), from parts kept per request
+      // line and per connection
+      const host = hostOf(raw);
+      let peer = connectionPeers.get(socket);
+      if (peer === undefined || peer.host !== host) connectionPeers.set(socket, (peer = { host, fields: peerFields(host, socket.remoteAddress, socket.remotePort) }));
+      log.lineOf(out[1]!, 'GET', (e.logUrl ??= urlField(req.url!)), peer.fields, status, performance.now() - tLog);
     }
     if (metrics) {
       const i = status === 200 ? 0 : 1;
