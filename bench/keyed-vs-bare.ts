@@ -52,11 +52,20 @@ const pgUrl = PG_ADMIN.replace(/\/[^/]*$/, `/${dbName}`);
 let pgCreated = false;
 
 const keyFor = (env: Record<string, string>) => benchKey(ROOT, env);
+/** /metrics of the keyed servers: how many answers their fast path gave */
+const METRICS_TOKEN = crypto.randomBytes(16).toString('hex');
+async function fastShare(port: number): Promise<string> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  const num = (re: RegExp) => text.split('\n').filter((l) => re.test(l)).reduce((n, l) => n + Number(l.split(' ').pop()), 0);
+  const fast = num(/^dis_fast_path_answers_total /);
+  const all = num(/^dis_http_requests_total\{route="\/v1\/resolve-entity",method="GET",status="(200|304)"\}/);
+  return `${all ? ((100 * fast) / all).toFixed(1) : '0'}% of ${all} keyed answers`;
+}
 
 async function start(args: string[], env: Record<string, string>, ready: string, logLevel = 'warn'): Promise<{ p: ChildProcess; port: number; startupMs: number }> {
   const port = await freePort();
   const t0 = performance.now();
-  const p = startNode(args, { ...env, PORT: String(port), LOG_LEVEL: logLevel });
+  const p = startNode(args, { ...env, PORT: String(port), LOG_LEVEL: logLevel, METRICS_TOKEN });
   procs.push(p);
   await waitFor(`http://127.0.0.1:${port}${ready}`);
   return { p, port, startupMs: performance.now() - t0 };
@@ -226,6 +235,7 @@ try {
     perRequest.set(name, got.instructions !== null ? { value: got.instructions / got.result.requests, unit: 'instructions:u' } : { value: userPerReq, unit: 'user CPU µs', why: got.why });
   }
   const why = [...perRequest.values()].find((v) => v.why)?.why;
+  for (const c of configs.filter((x) => x.name.startsWith('keyed'))) console.log(`fast path answered, ${c.name}: ${await fastShare(c.port)}`);
   console.log(`\nratios against bare node:http (median of ${rounds} alternated rounds; per-request figure from one more run with perf attached${why ? `: ${why}, so user-space CPU µs per request stands in` : ''}):`);
   console.log('configuration                                               CPU/req ratio   throughput ratio   per-request ratio (' + (why ? 'user CPU µs' : 'instructions:u') + ')   target (CPU/req)');
   for (const [label, name, target] of targets) {

@@ -5,6 +5,7 @@
 import http from 'node:http';
 import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { Counter } from 'prom-client';
 import { answerCounted, Metrics } from './metric-series.ts';
 import type { GatewayContext } from './context.ts';
 import { ApiError } from './errors.ts';
@@ -28,6 +29,18 @@ function tokenMatches(header: string | undefined, token: string): boolean {
 export function registerMetrics(app: FastifyInstance, ctx: GatewayContext) {
   const m = new Metrics();
   ctx.metrics = m;
+  // answers the keyed fast path gave (read from its own count at scrape time: nothing per request)
+  let counted = 0;
+  new Counter({
+    name: 'dis_fast_path_answers_total',
+    help: 'Keyed answers given by the keyed fast path (also counted in dis_http_requests_total)',
+    registers: [m.registry],
+    collect() {
+      const now = ctx.fastPath?.answered ?? 0;
+      if (now > counted) this.inc(now - counted);
+      counted = now;
+    },
+  });
   app.addHook('onResponse', (request, reply, done) => {
     answerCounted(m, request.routeOptions.url ?? 'unmatched', request.method, reply.statusCode, reply.elapsedTime / 1000);
     done();

@@ -305,6 +305,11 @@ test('counted in dis_http_requests_total like any answer; at LOG_LEVEL=info it a
     assert.equal(Number(line.split(' ').pop()), n);
     const count = text.split('\n').find((l) => l.startsWith('dis_http_request_duration_seconds_count{route="/v1/resolve-entity"}'));
     assert.equal(Number(count!.split(' ').pop()), n);
+    // the fast path's own answers, read from its count at scrape time (and again: no double count)
+    const answers = (txt: string) => Number(txt.split('\n').find((l) => l.startsWith('dis_fast_path_answers_total '))!.split(' ').pop());
+    assert.equal(answers(text), t.fast.answered);
+    await t.get(path, auth);
+    assert.equal(answers(await t.ctx.metrics!.registry.metrics()), t.fast.answered);
   } finally {
     await t.close();
   }
