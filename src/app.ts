@@ -97,7 +97,7 @@ export interface AppOptions {
  * checks, the error envelope, shutdown, metrics, standard headers, the OpenAPI document, routes.
  */
 export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}) {
-  const fast = keyedFastPath(ctx, opts);
+  const fast = keyedFastPath(ctx);
   const app = Fastify(fastifyOptions(ctx, opts, fast));
   registerAccessLog(app, fast, opts.logStream ?? logDestination());
   limitConnections(app, ctx);
@@ -140,31 +140,31 @@ let destination: ReturnType<typeof pino.destination> | undefined;
 /** Standard output for the logs, buffered (4 KB) and flushed on close and at exit; one per process. */
 function logDestination() {
   if (!destination) {
-    const d = (destination = pino.destination({ dest: 1, minLength: 4096, sync: false }));
+    destination = pino.destination({ dest: 1, minLength: 4096, sync: false });
     // a quiet service still shows its lines within a second
-    setInterval(() => {
-      try {
-        if (!(d as unknown as { destroyed?: boolean }).destroyed) d.flush();
-      } catch {
-        // a flush already under way: the next tick writes the rest
-      }
-    }, LOG_FLUSH_MS).unref();
-    process.once('exit', () => {
-      try {
-        d.flushSync();
-      } catch {
-        // nothing more can be written
-      }
-    });
+    setInterval(() => flushLogs(false), LOG_FLUSH_MS).unref();
+    process.once('exit', () => flushLogs(true));
   }
   return destination;
+}
+
+/** Writes the buffered log lines now (`sync`: before returning); a flush already under way, or a closed stream, is left alone. */
+function flushLogs(sync: boolean) {
+  const d = destination;
+  if (!d || (d as unknown as { destroyed?: boolean }).destroyed) return;
+  try {
+    if (sync) d.flushSync();
+    else d.flush();
+  } catch {
+    // the next flush writes the rest, or nothing more can be written
+  }
 }
 
 /**
  * The keyed fast path (src/gateway/fast-keyed.ts): off where the engine is remote, and with
  * KEYED_FAST_PATH=off. At every log level: it writes the same access line as the Fastify path.
  */
-function keyedFastPath(ctx: GatewayContext, _opts: AppOptions) {
+function keyedFastPath(ctx: GatewayContext) {
   const fast = new KeyedFastPath(ctx, ctx.config.keyedFastPath && typeof ctx.engine.callSync === 'function');
   ctx.fastPath = fast;
   return fast;
@@ -366,13 +366,7 @@ function registerErrorEnvelope(app: App, ctx: GatewayContext) {
 function registerShutdown(app: App, fast: KeyedFastPath) {
   // the buffered log lines are written before the app is gone
   app.addHook('onClose', (_app, done) => {
-    if (destination && !(destination as unknown as { destroyed?: boolean }).destroyed) {
-      try {
-        destination.flushSync();
-      } catch {
-        // nothing more can be written
-      }
-    }
+    flushLogs(true);
     done();
   });
   // once the server starts closing, Fastify answers every request (with Connection: close, so

@@ -21,7 +21,12 @@ export function normaliseAddress(raw: string | undefined): string | null {
 export function clientIp(request: FastifyRequest): string {
   const fromProxy = normaliseAddress(request.ip);
   if (fromProxy) return fromProxy;
-  return normaliseAddress(request.socket?.remoteAddress) ?? request.socket?.remoteAddress ?? 'unknown';
+  return socketAddress(request.socket);
+}
+
+/** The peer address of a connection, normalised ('unknown' when the socket has none). */
+export function socketAddress(socket: { remoteAddress?: string } | undefined): string {
+  return normaliseAddress(socket?.remoteAddress) ?? socket?.remoteAddress ?? 'unknown';
 }
 
 /** The 8 16-bit groups of an IPv6 address (an embedded dotted IPv4 tail included), or null. */

@@ -12,7 +12,9 @@
 //   - the monthly count is admitted without a promise (a usage lease's block in hand), then the
 //     per-minute limiter admits without a promise (in-memory windows, or Redis tokens held);
 //   - at LOG_LEVEL info and below it writes the same access line the Fastify path writes
-//     (app.ts: one "request completed" line per request), so the default logs every request.
+//     (app.ts: one "request completed" line per request), so the default logs every request;
+//     behind TRUST_PROXY the line names the forwarded address, which only Fastify reads, so there
+//     Fastify answers while requests are logged.
 // Anything else is handed to Fastify: before anything is counted, or with what was taken given
 // back at once (a month taken from the block when the minute or the engine then sends the request
 // on goes back into the block, synchronously), so Fastify counts it exactly once. That covers
@@ -29,7 +31,7 @@ import type { Socket } from 'node:net';
 import { LRUCache } from 'lru-cache';
 import { peerFields, urlField, type AccessLog } from './access-log.ts';
 import { authFailureWindows } from './auth-failures.ts';
-import { ipBucket, normaliseAddress } from './client-address.ts';
+import { ipBucket, socketAddress } from './client-address.ts';
 import type { GatewayContext } from './context.ts';
 import { authFailuresSeen, BEARER, planHeaders, windowKey } from './keyed.ts';
 import { monthOf } from './calendar.ts';
@@ -139,6 +141,7 @@ export class KeyedFastPath implements FastPathHandle {
     let authorization: string | undefined;
     let inm: string | undefined;
     let requestId: string | undefined;
+    let host: string | undefined;
     for (let i = 0; i < raw.length; i += 2) {
       const name = raw[i]!;
       const n = name.length;
@@ -153,9 +156,12 @@ export class KeyedFastPath implements FastPathHandle {
       } else if (n === 12 && name.toLowerCase() === 'x-request-id') {
         if (requestId !== undefined) return false;
         requestId = raw[i + 1];
+      } else if (n === 4 && host === undefined && name.toLowerCase() === 'host') {
+        host = raw[i + 1];
       }
     }
-    if (authorization === undefined || this.closing) return false;
+    // behind TRUST_PROXY the access line names the forwarded address, which Fastify reads
+    if (authorization === undefined || this.closing || (this.log !== undefined && ctx.config.trustProxy !== false)) return false;
     const socket = req.socket;
     if (authFailuresSeen(ctx) && !this.addressAdmitted(socket)) return false;
     const seen = connectionKeys.get(socket);
@@ -233,9 +239,8 @@ export class KeyedFastPath implements FastPathHandle {
     if (log !== undefined) {
       // the line app.ts writes for a Fastify answer (access-log.ts), from parts kept per request
       // line and per connection
-      const host = hostOf(raw);
       let peer = connectionPeers.get(socket);
-      if (peer === undefined || peer.host !== host) connectionPeers.set(socket, (peer = { host, fields: peerFields(host, socket.remoteAddress, socket.remotePort) }));
+      if (peer === undefined || peer.host !== host) connectionPeers.set(socket, (peer = { host, fields: peerFields(hostName(host), socket.remoteAddress, socket.remotePort) }));
       log.lineOf(out[1]!, 'GET', (e.logUrl ??= urlField(req.url!)), peer.fields, status, performance.now() - tLog);
     }
     if (metrics) {
@@ -256,24 +261,16 @@ export class KeyedFastPath implements FastPathHandle {
     const ctx = this.ctx;
     if (ctx.config.trustProxy !== false) return false;
     let bucket = connectionBuckets.get(socket);
-    if (bucket === undefined) {
-      const ip = normaliseAddress(socket.remoteAddress) ?? socket.remoteAddress ?? 'unknown';
-      connectionBuckets.set(socket, (bucket = ipBucket(ip)));
-    }
+    if (bucket === undefined) connectionBuckets.set(socket, (bucket = ipBucket(socketAddress(socket))));
     return authFailureWindows(ctx).peek(bucket, ctx.config.authFailuresPerIpPerMinute, Date.now()).allowed;
   }
 }
 
-/** The host name of a raw header list's Host header, without its port (as Fastify's request.hostname), for the access line. */
-function hostOf(raw: string[]): string | undefined {
-  for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i]!.length === 4 && raw[i]!.toLowerCase() === 'host') {
-      const h = raw[i + 1]!;
-      const colon = h.lastIndexOf(':');
-      return colon > h.lastIndexOf(']') ? h.slice(0, colon) : h;
-    }
-  }
-  return undefined;
+/** A Host header's host name without its port (as Fastify's request.hostname), for the access line. */
+function hostName(h: string | undefined): string | undefined {
+  if (h === undefined) return undefined;
+  const colon = h.lastIndexOf(':');
+  return colon > h.lastIndexOf(']') ? h.slice(0, colon) : h;
 }
 
 const HEADER_NAMES = [

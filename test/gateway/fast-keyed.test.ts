@@ -365,6 +365,35 @@ test('counted in dis_http_requests_total like any answer; at LOG_LEVEL=info it a
   }
 });
 
+test('behind TRUST_PROXY at LOG_LEVEL=info, Fastify answers, so the access line names the forwarded address', async () => {
+  const lines: string[] = [];
+  const { Writable } = await import('node:stream');
+  const stream = new Writable({ write(c, _e, cb) { lines.push(String(c)); cb(); } });
+  const t = await buildTestApp({ logStream: stream, env: { USAGE_LEASE_MIN_RATE: '1', TRUST_PROXY: 'true', AUTH_FAILURES_PER_IP_PER_MINUTE: '1000000' } });
+  try {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (t.app.server.address() as AddressInfo).port;
+    await t.ctx.store.upsertPlan({ name: 'roomy', monthly_limit: 1_000_000, per_minute_limit: 100_000 });
+    const { auth } = await t.createKey('roomy');
+    const send = () =>
+      new Promise<void>((resolve, reject) => {
+        http.get({ host: '127.0.0.1', port, path: '/v1/resolve-entity?q=lager', headers: { ...auth, 'x-forwarded-for': '203.0.113.7' }, agent }, (res) => {
+          res.resume();
+          res.on('end', () => resolve());
+        }).on('error', reject);
+      });
+    // as long as the fast path takes to answer elsewhere (a lease block held): here it never does
+    for (const end = Date.now() + 2000; Date.now() < end; ) await send();
+    assert.equal(t.ctx.fastPath!.answered, 0);
+    await sleep(50);
+    const entries = lines.flatMap((l) => l.split('\n')).filter(Boolean).map((l) => JSON.parse(l)).filter((e) => e.msg === 'request completed');
+    assert.ok(entries.length > 10);
+    assert.ok(entries.every((e) => e.req.remoteAddress === '203.0.113.7'), JSON.stringify(entries[0]));
+  } finally {
+    await t.close();
+  }
+});
+
 test('an address refused for failed authentications is refused on the fast path too; failures below the limit leave it on', async () => {
   const t = await started({ AUTH_FAILURES_PER_IP_PER_MINUTE: '4' });
   try {
