@@ -23,10 +23,8 @@ import { LimiterUnavailableError, MemoryWindowLimiter } from '../store/limiter.t
 import { clientIp, ipBucket } from './client-address.ts';
 import { plansUrl } from './paths.ts';
 import { monthOf, secondsOfMonth } from './calendar.ts';
-import { authFailureWindows, authFailuresSeen } from './auth-failures.ts';
+import { authFailureWindows } from './auth-failures.ts';
 import { forgetUsage, usageRead } from './usage-reads.ts';
-
-export { authFailuresSeen, monthOf };
 
 export const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
