@@ -5,7 +5,6 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyHttpOptions } from 'fastify';
 import swagger from '@fastify/swagger';
-import pino from 'pino';
 import swaggerUi from '@fastify/swagger-ui';
 import type { GatewayContext } from './gateway/context.ts';
 import { ApiError, errorBody } from './gateway/errors.ts';
@@ -31,6 +30,7 @@ import { registerStandardHeaders } from './gateway/standard-headers.ts';
 import { lazyChildLogger } from './gateway/lazy-logger.ts';
 import { KeyedFastPath } from './gateway/fast-keyed.ts';
 import { AccessLog, type LineSink } from './gateway/access-log.ts';
+import { LogSink } from './gateway/log-sink.ts';
 
 /** C0 and C1 control characters and DEL: never part of a term, refused in every parameter. */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
@@ -128,7 +128,7 @@ function loggerOptions(ctx: GatewayContext, opts: AppOptions) {
         remotePort: req.socket?.remotePort,
       }),
     },
-    // standard output, written in blocks of 4 KB instead of one system call per line (an access
+    // standard output, written in blocks of 64 KB instead of one system call per line (an access
     // line per request at info): flushed every second, on close and at exit
     stream: opts.logStream ?? logDestination(),
   };
@@ -136,11 +136,11 @@ function loggerOptions(ctx: GatewayContext, opts: AppOptions) {
 
 /** Buffered log lines are written at least this often. */
 export const LOG_FLUSH_MS = 1000;
-let destination: ReturnType<typeof pino.destination> | undefined;
-/** Standard output for the logs, buffered (4 KB) and flushed on close and at exit; one per process. */
+let destination: LogSink | undefined;
+/** Standard output for the logs, buffered (64 KB blocks, src/gateway/log-sink.ts) and flushed on close and at exit; one per process. */
 function logDestination() {
   if (!destination) {
-    destination = pino.destination({ dest: 1, minLength: 4096, sync: false });
+    destination = new LogSink(1);
     // a quiet service still shows its lines within a second
     setInterval(() => flushLogs(false), LOG_FLUSH_MS).unref();
     process.once('exit', () => flushLogs(true));
@@ -151,7 +151,7 @@ function logDestination() {
 /** Writes the buffered log lines now (`sync`: before returning); a flush already under way, or a closed stream, is left alone. */
 function flushLogs(sync: boolean) {
   const d = destination;
-  if (!d || (d as unknown as { destroyed?: boolean }).destroyed) return;
+  if (!d) return;
   try {
     if (sync) d.flushSync();
     else d.flush();
@@ -211,6 +211,7 @@ function fastifyOptions(ctx: GatewayContext, opts: AppOptions, fast: KeyedFastPa
     serverFactory: (handler, opts) => {
       // Fastify passes its options with its defaults filled in
       const o = opts as unknown as { http?: http.ServerOptions; keepAliveTimeout: number; requestTimeout: number; connectionTimeout: number; maxRequestsPerSocket: number };
+      fast.fallback = handler;
       const server = http.createServer(o.http ?? {}, fast.enabled ? (req, res) => fast.handle(req, res) || handler(req, res) : handler);
       server.keepAliveTimeout = o.keepAliveTimeout;
       server.requestTimeout = o.requestTimeout;

@@ -40,7 +40,9 @@ import { hashKey } from './keys.ts';
 import { requestIdOf } from './request-id.ts';
 import { answerSeriesOf } from './metric-series.ts';
 import type { FastPathHandle, FastRoute } from './fast-route.ts';
+import type { LimitResult, Plan } from '../store/ports.ts';
 import { JSON_TYPE, matchesIfNoneMatch, PRIVATE_CACHE } from './answer-headers.ts';
+import { writeHeadRaw } from './raw-head.ts';
 
 export type { FastAnswer, FastRoute } from './fast-route.ts';
 
@@ -89,6 +91,13 @@ export class KeyedFastPath implements FastPathHandle {
   answered = 0;
   /** set when the server starts closing: from then on Fastify answers (with Connection: close) */
   closing = false;
+  /** requests that waited here for the limiter's minute tokens (for tests and diagnostics) */
+  waited = 0;
+  /**
+   * Fastify's own request handler (set by app.ts): a request that waited here for the limiter and
+   * is then not answered here is handed to it. Without it such a request goes to Fastify at once.
+   */
+  fallback: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
 
   constructor(
     private readonly ctx: GatewayContext,
@@ -130,7 +139,6 @@ export class KeyedFastPath implements FastPathHandle {
     if (req.method !== 'GET') return false;
     const e = this.routes.get(req.url!);
     if (e === undefined) return false;
-    const r = e.route;
     const ctx = this.ctx;
     const metrics = ctx.metrics;
     const t0 = metrics ? performance.now() : 0;
@@ -191,29 +199,84 @@ export class KeyedFastPath implements FastPathHandle {
     forgetUsage(ctx, rec.id, period);
     const wkey = windowKey(rec);
     const minute = lim.hitNow(wkey, plan.per_minute_limit, 60_000);
-    if (minute === undefined || !minute.allowed) {
+    if (minute === undefined) {
+      // no minute tokens in hand (Redis): the request waits here for the limiter, as it would on
+      // the Fastify path, and is answered here when admitted; otherwise Fastify answers it
+      const fallback = this.fallback;
+      if (fallback === undefined) {
+        void store.refundMonthly(rec.id, period);
+        return false;
+      }
+      this.waited++;
+      lim.hit(wkey, plan.per_minute_limit, 60_000).then(
+        (m) => {
+          if (m.allowed && !this.closing && this.answer(req, res, e, rec.id, plan, period, wkey, month.used, m, requestId, inm, host, t0, tLog)) return;
+          // refused (Fastify refuses it with the full 429, counting nothing), the server closing,
+          // or the engine sending it on (answer() gave the minute back): what was taken goes back,
+          // then Fastify answers
+          void store.refundMonthly(rec.id, period);
+          if (m.allowed && this.closing) void lim.refund(wkey, plan.per_minute_limit, 60_000);
+          fallback(req, res);
+        },
+        () => {
+          // the limiter is unreachable: Fastify answers (503) as it would have
+          void store.refundMonthly(rec.id, period);
+          fallback(req, res);
+        },
+      );
+      return true;
+    }
+    if (!minute.allowed) {
       void store.refundMonthly(rec.id, period);
       return false;
     }
+    if (this.answer(req, res, e, rec.id, plan, period, wkey, month.used, minute, requestId, inm, host, t0, tLog)) return true;
+    void store.refundMonthly(rec.id, period);
+    return false;
+  }
+
+  /**
+   * Answers an admitted request (its month and minute counted) from the engine's memo and returns
+   * true; or, when the engine does not answer at once, gives the minute back and returns false (the
+   * caller gives the month back and hands the request to Fastify).
+   */
+  private answer(
+    req: IncomingMessage,
+    res: ServerResponse,
+    e: Entry,
+    keyId: string,
+    plan: Plan,
+    period: string,
+    wkey: string,
+    used: number,
+    minute: LimitResult,
+    requestId: string | undefined,
+    inm: string | undefined,
+    host: string | undefined,
+    t0: number,
+    tLog: number,
+  ): boolean {
+    const ctx = this.ctx;
+    const metrics = ctx.metrics;
+    const r = e.route;
     const te = metrics ? performance.now() : 0;
     const answer = r.answer();
     if (answer === undefined) {
-      void store.refundMonthly(rec.id, period);
-      void lim.refund(wkey, plan.per_minute_limit, 60_000);
+      void ctx.limiter.refund(wkey, plan.per_minute_limit, 60_000);
       return false;
     }
     if (metrics) r.answered((performance.now() - te) / 1000);
-    ctx.accounts.touch(rec.id);
+    ctx.accounts.touch(keyId);
     // the clock read after the minute window answered (as admit() does): `t` never exceeds 60
     const nowMs = ctx.now().getTime();
     const h = planHeaders(plan, minute.limit, nowMs);
-    const remaining = Math.max(0, plan.monthly_limit - month.used);
+    const remaining = Math.max(0, plan.monthly_limit - used);
     const minuteReset = Math.ceil(minute.resetAt / 1000);
     const nowS = Math.ceil(nowMs / 1000);
     const status = inm !== undefined && matchesIfNoneMatch(inm, answer.etag) ? 304 : 200;
     // the names, values and order of the Fastify path's answer (keyedHeaders, notModified,
-    // keyedStandardHeaders, then content-type and content-length for a 200); writeHead reads the
-    // list at once and keeps none of it, so one list serves every request
+    // keyedStandardHeaders, then content-type and content-length for a 200); the list is read at
+    // once and none of it kept, so one list serves every request
     const out = status === 200 ? OUT_200 : OUT_304;
     out[1] = requestIdOf(requestId);
     out[3] = h.minuteLimitS;
@@ -226,12 +289,14 @@ export class KeyedFastPath implements FastPathHandle {
     out[17] = answer.etag;
     out[23] = h.policy;
     out[25] = '"monthly";r=' + remaining + ';t=' + Math.max(0, h.reset - nowS) + ', "minute";r=' + minute.remaining + ';t=' + Math.max(0, minuteReset - nowS);
+    // the Date line reads the real clock, as node:http does
+    const clock = Date.now();
     if (status === 200) {
       out[29] = '' + answer.bytes.length;
-      res.writeHead(200, out);
+      if (!writeHeadRaw(res, 200, out, plan.name, clock)) res.writeHead(200, out);
       res.end(answer.bytes);
     } else {
-      res.writeHead(304, out);
+      if (!writeHeadRaw(res, 304, out, plan.name, clock)) res.writeHead(304, out);
       res.end();
     }
     this.answered++;
@@ -239,6 +304,7 @@ export class KeyedFastPath implements FastPathHandle {
     if (log !== undefined) {
       // the line app.ts writes for a Fastify answer (access-log.ts), from parts kept per request
       // line and per connection
+      const socket = req.socket;
       let peer = connectionPeers.get(socket);
       if (peer === undefined || peer.host !== host) connectionPeers.set(socket, (peer = { host, fields: peerFields(hostName(host), socket.remoteAddress, socket.remotePort) }));
       log.lineOf(out[1]!, 'GET', (e.logUrl ??= urlField(req.url!)), peer.fields, status, performance.now() - tLog);

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildTestApp, sleep } from '../helper.ts';
-import { flushRedis, redisUrl } from '../services.ts';
+import { flushRedis, redisUrl, Relay, viaRelay } from '../services.ts';
 
 interface Answer {
   status: number;
@@ -598,6 +598,99 @@ test('on Redis (minute tokens) and a lease block: the fast path answers, exactly
     assert.ok(refusedInRow >= 50, 'the limit was reached');
   } finally {
     await t.close();
+    await flushRedis(REDIS_URL);
+  }
+});
+
+test('on Redis, a request that finds no minute tokens in hand waits on the fast path for the limiter, is answered there, and is counted once (issue 25)', async () => {
+  const REDIS_URL = redisUrl(9);
+  await flushRedis(REDIS_URL);
+  const relay = new Relay();
+  await relay.start(Number(new URL(REDIS_URL).port || 6379));
+  const t = await started({ REDIS_URL: viaRelay(REDIS_URL, relay) });
+  try {
+    await t.ctx.store.upsertPlan({ name: 'roomy', monthly_limit: 1_000_000, per_minute_limit: 1_000_000 });
+    const { auth } = await t.createKey('roomy');
+    const path = '/v1/resolve-entity?q=merlot';
+    const answers: Answer[] = [];
+    // until the fast path answers from minute tokens reserved ahead (a rate above the lease's minimum)
+    for (const end = Date.now() + 8000; Date.now() < end && t.fast.answered < 200; ) answers.push(...(await Promise.all(Array.from({ length: 32 }, () => t.get(path, auth)))));
+    assert.ok(t.fast.answered >= 200, 'the fast path answers');
+    // Redis stops answering: the tokens in hand run out while the next reservation is held
+    relay.holdReplies();
+    const waitedBefore = t.fast.waited;
+    const answeredBefore = t.fast.answered;
+    const burst = Promise.all(Array.from({ length: 300 }, () => t.get(path, auth)));
+    for (let i = 0; i < 200 && t.fast.waited === waitedBefore; i++) await sleep(10);
+    assert.ok(t.fast.waited > waitedBefore, 'requests wait for the limiter on the fast path');
+    relay.resume();
+    const got = await burst;
+    answers.push(...got);
+    assert.ok(answers.every((a) => a.status === 200));
+    assert.equal(t.fast.answered - answeredBefore, got.length, 'every request of the burst was answered on the fast path, those that waited too');
+    // counted exactly once each: every answer reports its own monthly count, none repeated, none skipped
+    const remaining = answers.map((a) => Number(a.headers['x-ratelimit-remaining'])).sort((a, b) => b - a);
+    assert.equal(new Set(remaining).size, answers.length, 'no two answers share a monthly count');
+    assert.equal(remaining[0]! - remaining.at(-1)!, answers.length - 1, 'no count skipped');
+    // the answers given after waiting are the Fastify answer, header for header
+    const slow = await t.get('/v1/resolve-entity?q=merlot&x=1', auth);
+    assert.equal(slow.fast, false);
+    for (const a of got.slice(-5)) {
+      assert.deepEqual(a.raw.map(([k]) => k), slow.raw.map(([k]) => k));
+      for (let i = 0; i < slow.raw.length; i++) {
+        const [k, v] = slow.raw[i]!;
+        if (!VARYING.has(k.toLowerCase()) && k.toLowerCase() !== 'x-request-id') assert.equal(a.raw[i]![1], v, `header ${k}`);
+      }
+      assert.ok(a.body.equals(slow.body));
+    }
+  } finally {
+    relay.resume();
+    await t.close();
+    await relay.close();
+    await flushRedis(REDIS_URL);
+  }
+});
+
+test('on Redis, a request waiting on the fast path that the limiter then refuses gets Fastify’s full 429, and the month counts only what was admitted', async () => {
+  const REDIS_URL = redisUrl(9);
+  await flushRedis(REDIS_URL);
+  const relay = new Relay();
+  await relay.start(Number(new URL(REDIS_URL).port || 6379));
+  const t = await started({ REDIS_URL: viaRelay(REDIS_URL, relay) });
+  try {
+    await t.ctx.store.upsertPlan({ name: 'tight', monthly_limit: 1_000_000, per_minute_limit: 2000 });
+    const { auth } = await t.createKey('tight');
+    const path = '/v1/resolve-entity?q=rioja';
+    const answers: Answer[] = [];
+    // a few hundred requests a second (the leases' rate), well below the minute's limit
+    for (const end = Date.now() + 8000; Date.now() < end && t.fast.answered < 50; await sleep(10)) answers.push(...(await Promise.all(Array.from({ length: 4 }, () => t.get(path, auth)))));
+    assert.ok(t.fast.answered > 0, `the fast path answers (${answers.length} sent: ${[...new Set(answers.map((a) => a.status))]})`);
+    relay.holdReplies();
+    const waitedBefore = t.fast.waited;
+    const admitted = answers.filter((a) => a.status === 200).length;
+    const burst = Promise.all(Array.from({ length: 2000 - admitted + 300 }, () => t.get(path, auth)));
+    for (let i = 0; i < 200 && t.fast.waited === waitedBefore; i++) await sleep(10);
+    assert.ok(t.fast.waited > waitedBefore, 'requests wait for the limiter on the fast path');
+    relay.resume();
+    answers.push(...(await burst));
+    const ok = answers.filter((a) => a.status === 200);
+    const refused = answers.filter((a) => a.status === 429);
+    assert.equal(ok.length + refused.length, answers.length);
+    assert.ok(refused.length > 0, 'the minute limit was reached');
+    for (const a of refused) {
+      assert.equal(JSON.parse(a.body.toString()).error.code, 'RATE_LIMITED');
+      assert.ok(Number(a.headers['retry-after']) >= 1);
+    }
+    const perWindow = new Map<string, number>();
+    for (const a of ok) perWindow.set(String(a.headers['x-ratelimit-minute-reset']), (perWindow.get(String(a.headers['x-ratelimit-minute-reset'])) ?? 0) + 1);
+    for (const [w, n] of perWindow) assert.ok(n <= 2000, `window ${w}: ${n} admitted`);
+    // the month counted each admitted request once and no refused one
+    const lowest = Math.min(...ok.map((a) => Number(a.headers['x-ratelimit-remaining'])));
+    assert.equal(lowest, 1_000_000 - ok.length);
+  } finally {
+    relay.resume();
+    await t.close();
+    await relay.close();
     await flushRedis(REDIS_URL);
   }
 });
