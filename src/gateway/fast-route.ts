@@ -26,6 +26,8 @@ export interface FastRoute {
 export interface FastPathHandle {
   /** answers given by the fast path (diagnostics and tests) */
   readonly answered: number;
+  /** requests that waited on the fast path for the limiter's minute tokens (diagnostics and tests) */
+  readonly waited: number;
   /** request lines remembered now */
   readonly size: number;
   /** false: it remembers and answers nothing */
