@@ -59,7 +59,8 @@ async function fastShare(port: number): Promise<string> {
   const num = (re: RegExp) => text.split('\n').filter((l) => re.test(l)).reduce((n, l) => n + Number(l.split(' ').pop()), 0);
   const fast = num(/^dis_fast_path_answers_total /);
   const all = num(/^dis_http_requests_total\{route="\/v1\/resolve-entity",method="GET",status="(200|304)"\}/);
-  return `${all ? ((100 * fast) / all).toFixed(1) : '0'}% of ${all} keyed answers`;
+  const waits = num(/^dis_fast_path_waits_total /);
+  return `${all ? ((100 * fast) / all).toFixed(1) : '0'}% of ${all} keyed answers${waits ? ` (${waits} waited there for Redis minute tokens)` : ''}`;
 }
 
 async function start(args: string[], env: Record<string, string>, ready: string, logLevel = 'warn'): Promise<{ p: ChildProcess; port: number; startupMs: number }> {

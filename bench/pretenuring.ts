@@ -75,6 +75,8 @@ try {
   console.log(`\npretenuring off (as shipped): median ${median(off).toFixed(1)} µs/req (${Math.min(...off).toFixed(1)}–${Math.max(...off).toFixed(1)})`);
   console.log(`pretenuring on (V8's default): median ${median(on).toFixed(1)} µs/req (${Math.min(...on).toFixed(1)}–${Math.max(...on).toFixed(1)})`);
   console.log(`CPU per request, on ÷ off: ${(median(on) / median(off)).toFixed(2)} (medians); worst process ${(Math.max(...on) / Math.max(...off)).toFixed(2)}`);
+  const slow = (rs: { scavengeMs: number }[]) => rs.filter((r) => r.scavengeMs >= 3).length;
+  console.log(`processes scavenging for 3 ms or more on average: pretenuring on ${slow(results.on)} of ${count}, off ${slow(results.off)} of ${count}`);
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });
 }

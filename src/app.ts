@@ -105,7 +105,7 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}) {
   registerRequestChecks(app);
   registerErrorEnvelope(app, ctx);
   registerShutdown(app, fast);
-  registerMetrics(app, ctx);
+  registerMetrics(app, ctx, () => (opts.logStream ? 0 : (destination?.dropped ?? 0)));
   registerStandardHeaders(app, ctx.now);
   await registerDocs(app, ctx);
   await registerRoutes(app, ctx);

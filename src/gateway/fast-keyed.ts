@@ -10,7 +10,10 @@
 //     answers);
 //   - the engine runs in this process and answers 200 at once (callSync, its memo);
 //   - the monthly count is admitted without a promise (a usage lease's block in hand), then the
-//     per-minute limiter admits without a promise (in-memory windows, or Redis tokens held);
+//     per-minute limiter admits without a promise (in-memory windows, or Redis tokens held), or,
+//     when Redis' tokens ran out while the next grant is on its way, after the request waited here
+//     for the limiter as it would on the Fastify path (refused, or the limiter failing: the month
+//     goes back and Fastify answers, counting it once);
 //   - at LOG_LEVEL info and below it writes the same access line the Fastify path writes
 //     (app.ts: one "request completed" line per request), so the default logs every request;
 //     behind TRUST_PROXY the line names the forwarded address, which only Fastify reads, so there

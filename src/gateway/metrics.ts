@@ -25,22 +25,29 @@ function tokenMatches(header: string | undefined, token: string): boolean {
   return crypto.timingSafeEqual(a, b);
 }
 
-/** Hooks on the root app (every route), the /metrics route when a token is set, the metrics port. */
-export function registerMetrics(app: FastifyInstance, ctx: GatewayContext) {
-  const m = new Metrics();
-  ctx.metrics = m;
-  // answers the keyed fast path gave (read from its own count at scrape time: nothing per request)
+/** A counter whose value is a running count kept elsewhere, read at scrape time. */
+function countedFrom(m: Metrics, name: string, help: string, read: () => number) {
   let counted = 0;
   new Counter({
-    name: 'dis_fast_path_answers_total',
-    help: 'Keyed answers given by the keyed fast path (also counted in dis_http_requests_total)',
+    name,
+    help,
     registers: [m.registry],
     collect() {
-      const now = ctx.fastPath?.answered ?? 0;
+      const now = read();
       if (now > counted) this.inc(now - counted);
       counted = now;
     },
   });
+}
+
+/** Hooks on the root app (every route), the /metrics route when a token is set, the metrics port. */
+export function registerMetrics(app: FastifyInstance, ctx: GatewayContext, logLinesDropped: () => number = () => 0) {
+  const m = new Metrics();
+  ctx.metrics = m;
+  // counts kept where they happen, read at scrape time (nothing per request)
+  countedFrom(m, 'dis_fast_path_answers_total', 'Keyed answers given by the keyed fast path (also counted in dis_http_requests_total)', () => ctx.fastPath?.answered ?? 0);
+  countedFrom(m, 'dis_fast_path_waits_total', 'Keyed requests that waited on the fast path for Redis minute tokens (answered there when admitted, else by Fastify)', () => ctx.fastPath?.waited ?? 0);
+  countedFrom(m, 'dis_log_lines_dropped_total', 'Log lines dropped because standard output did not drain (16 MB of blocks were waiting)', logLinesDropped);
   app.addHook('onResponse', (request, reply, done) => {
     answerCounted(m, request.routeOptions.url ?? 'unmatched', request.method, reply.statusCode, reply.elapsedTime / 1000);
     done();

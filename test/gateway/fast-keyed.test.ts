@@ -628,6 +628,8 @@ test('on Redis, a request that finds no minute tokens in hand waits on the fast 
     answers.push(...got);
     assert.ok(answers.every((a) => a.status === 200));
     assert.equal(t.fast.answered - answeredBefore, got.length, 'every request of the burst was answered on the fast path, those that waited too');
+    const waits = (await t.ctx.metrics!.registry.metrics()).split('\n').find((l) => l.startsWith('dis_fast_path_waits_total '));
+    assert.equal(Number(waits!.split(' ').pop()), t.fast.waited, 'dis_fast_path_waits_total');
     // counted exactly once each: every answer reports its own monthly count, none repeated, none skipped
     const remaining = answers.map((a) => Number(a.headers['x-ratelimit-remaining'])).sort((a, b) => b - a);
     assert.equal(new Set(remaining).size, answers.length, 'no two answers share a monthly count');
