@@ -36,16 +36,16 @@ import { peerFields, urlField, type AccessLog } from './access-log.ts';
 import { authFailuresSeen, authFailureWindows } from './auth-failures.ts';
 import { ipBucket, socketAddress } from './client-address.ts';
 import type { GatewayContext } from './context.ts';
-import { BEARER, planHeaders, windowKey } from './keyed.ts';
+import { BEARER, planHeaders, windowKey, type PlanHeaders } from './keyed.ts';
 import { monthOf } from './calendar.ts';
 import { forgetUsage } from './usage-reads.ts';
 import { hashKey } from './keys.ts';
 import { requestIdOf } from './request-id.ts';
 import { answerSeriesOf } from './metric-series.ts';
-import type { FastPathHandle, FastRoute } from './fast-route.ts';
+import type { FastAnswer, FastPathHandle, FastRoute } from './fast-route.ts';
 import type { LimitResult, Plan } from '../store/ports.ts';
 import { JSON_TYPE, matchesIfNoneMatch, PRIVATE_CACHE } from './answer-headers.ts';
-import { writeHeadRaw } from './raw-head.ts';
+import { headTail, rawHeadFits, setRawHead, writeHeadRaw } from './raw-head.ts';
 
 export type { FastAnswer, FastRoute } from './fast-route.ts';
 
@@ -66,6 +66,8 @@ interface Entry {
   route: FastRoute;
   /** the access line's URL field (made on first use) */
   logUrl?: string;
+  /** the header segments of its 200 for one plan's headers and answer (made on first use) */
+  head?: Segments;
   /** the request-count and latency series of its 200s and 304s (made on first use) */
   series: [ReturnType<typeof answerSeriesOf> | undefined, ReturnType<typeof answerSeriesOf> | undefined];
 }
@@ -277,30 +279,40 @@ export class KeyedFastPath implements FastPathHandle {
     const minuteReset = Math.ceil(minute.resetAt / 1000);
     const nowS = Math.ceil(nowMs / 1000);
     const status = inm !== undefined && matchesIfNoneMatch(inm, answer.etag) ? 304 : 200;
-    // the names, values and order of the Fastify path's answer (keyedHeaders, notModified,
-    // keyedStandardHeaders, then content-type and content-length for a 200); the list is read at
-    // once and none of it kept, so one list serves every request
-    const out = status === 200 ? OUT_200 : OUT_304;
-    out[1] = requestIdOf(requestId);
-    out[3] = h.minuteLimitS;
-    out[5] = '' + minute.remaining;
-    out[7] = '' + minuteReset;
-    out[9] = plan.name;
-    out[11] = h.limit;
-    out[13] = '' + remaining;
-    out[15] = h.resetS;
-    out[17] = answer.etag;
-    out[23] = h.policy;
-    out[25] = '"monthly";r=' + remaining + ';t=' + Math.max(0, h.reset - nowS) + ', "minute";r=' + minute.remaining + ';t=' + Math.max(0, minuteReset - nowS);
+    const id = requestIdOf(requestId);
+    const rateLimit = '"monthly";r=' + remaining + ';t=' + Math.max(0, h.reset - nowS) + ', "minute";r=' + minute.remaining + ';t=' + Math.max(0, minuteReset - nowS);
     // the Date line reads the real clock, as node:http does
     const clock = Date.now();
-    if (status === 200) {
-      out[29] = '' + answer.bytes.length;
-      if (!writeHeadRaw(res, 200, out, plan.name, clock)) res.writeHead(200, out);
+    if (status === 200 && rawHeadFits(res, 200, plan.name)) {
+      // the block writeHead would make from OUT_200 (below), from segments kept per request line
+      // for its plan's headers and answer (raw-head.ts)
+      const g = segmentsOf(e, h, plan.name, answer);
+      setRawHead(res, 200, 'HTTP/1.1 200 OK\r\nx-request-id: ' + id + g.minute + minute.remaining + MINUTE_RESET + minuteReset + g.month + remaining + g.tag + rateLimit + g.body + headTail(res, clock));
       res.end(answer.bytes);
     } else {
-      if (!writeHeadRaw(res, 304, out, plan.name, clock)) res.writeHead(304, out);
-      res.end();
+      // the names, values and order of the Fastify path's answer (keyedHeaders, notModified,
+      // keyedStandardHeaders, then content-type and content-length for a 200); the list is read
+      // at once and none of it kept, so one list serves every request
+      const out = status === 200 ? OUT_200 : OUT_304;
+      out[1] = id;
+      out[3] = h.minuteLimitS;
+      out[5] = '' + minute.remaining;
+      out[7] = '' + minuteReset;
+      out[9] = plan.name;
+      out[11] = h.limit;
+      out[13] = '' + remaining;
+      out[15] = h.resetS;
+      out[17] = answer.etag;
+      out[23] = h.policy;
+      out[25] = rateLimit;
+      if (status === 200) {
+        out[29] = '' + answer.bytes.length;
+        res.writeHead(200, out);
+        res.end(answer.bytes);
+      } else {
+        if (!writeHeadRaw(res, 304, out, plan.name, clock)) res.writeHead(304, out);
+        res.end();
+      }
     }
     this.answered++;
     const log = this.log;
@@ -310,7 +322,7 @@ export class KeyedFastPath implements FastPathHandle {
       const socket = req.socket;
       let peer = connectionPeers.get(socket);
       if (peer === undefined || peer.host !== host) connectionPeers.set(socket, (peer = { host, fields: peerFields(hostName(host), socket.remoteAddress, socket.remotePort) }));
-      log.lineOf(out[1]!, 'GET', (e.logUrl ??= urlField(req.url!)), peer.fields, status, performance.now() - tLog);
+      log.lineOf(id, 'GET', (e.logUrl ??= urlField(req.url!)), peer.fields, status, performance.now() - tLog);
     }
     if (metrics) {
       const i = status === 200 ? 0 : 1;
@@ -367,4 +379,47 @@ function headerList(extra: string[]): string[] {
   return out;
 }
 const OUT_200 = headerList(['content-type', 'content-length']);
+
+/**
+ * The constant runs of a 200's header block between the values that change per request (OUT_200's
+ * names and order, each line `name: value` and CRLF as writeHead writes it): kept per request line
+ * while its plan's headers (the same PlanHeaders object: plan, minute limit, month) and its answer
+ * stay the same.
+ */
+interface Segments {
+  h: PlanHeaders;
+  plan: string;
+  answer: FastAnswer;
+  /** after the request id, before the minute's remaining count */
+  minute: string;
+  /** after the minute's reset, before the month's remaining count */
+  month: string;
+  /** after the month's remaining count, before the RateLimit value */
+  tag: string;
+  /** after the RateLimit value: content type and length */
+  body: string;
+}
+const MINUTE_RESET = '\r\nx-ratelimit-minute-reset: ';
+
+/** A string flattened once, so writing it later copies one piece. */
+function flat(s: string): string {
+  s.charCodeAt(0);
+  return s;
+}
+
+function segmentsOf(e: Entry, h: PlanHeaders, plan: string, answer: FastAnswer): Segments {
+  const g = e.head;
+  if (g !== undefined && g.h === h && g.plan === plan && g.answer === answer) return g;
+  return (e.head = {
+    h,
+    plan,
+    answer,
+    minute: flat('\r\nx-ratelimit-minute-limit: ' + h.minuteLimitS + '\r\nx-ratelimit-minute-remaining: '),
+    month: flat('\r\nx-ratelimit-plan: ' + plan + '\r\nx-ratelimit-limit: ' + h.limit + '\r\nx-ratelimit-remaining: '),
+    tag: flat(
+      '\r\nx-ratelimit-reset: ' + h.resetS + '\r\netag: ' + answer.etag + '\r\ncache-control: ' + PRIVATE_CACHE + '\r\nx-content-type-options: nosniff\r\nratelimit-policy: ' + h.policy + '\r\nratelimit: ',
+    ),
+    body: flat('\r\ncontent-type: ' + JSON_TYPE + '\r\ncontent-length: ' + answer.bytes.length + '\r\n'),
+  });
+}
 const OUT_304 = headerList([]);

@@ -98,36 +98,56 @@ function tailOf(r: Outgoing): string {
 }
 
 /**
- * Sets the status and the header block of `res` from `list` ([name, value, …], no Date,
- * Connection or Keep-Alive among them, the 200's with content-length) exactly as
- * `res.writeHead(status, list)` would, and returns true; or returns false having changed nothing,
- * when the response is not in the common state (then call writeHead). `check` is a value from
- * outside this process's own making (the plan's name), checked as writeHead checks values.
+ * Whether `res` is in the common state this module handles (see above) and `check` (a value from
+ * outside this process's own making: the plan's name) is one writeHead would take.
  */
-export function writeHeadRaw(res: ServerResponse, status: 200 | 304, list: readonly string[], check: string, nowMs: number): boolean {
+export function rawHeadFits(res: ServerResponse, status: 200 | 304, check: string): boolean {
   const r = res as unknown as Outgoing;
-  if (
-    !RAW_HEAD_SUPPORTED ||
-    r._header !== null ||
-    (res as unknown as Record<symbol, unknown>)[OUT_HEADERS!] != null ||
-    r.shouldKeepAlive !== true ||
-    r.maxRequestsOnConnectionReached === true ||
-    r._expect_continue ||
-    r.sendDate !== true ||
-    r.chunkedEncoding ||
-    r._removedConnection ||
-    r._defaultKeepAlive !== true ||
-    r._hasBody !== true ||
-    (status === 304 && r.useChunkedEncodingByDefault !== true) ||
-    INVALID_VALUE.test(check)
-  )
-    return false;
-  let h = status === 200 ? 'HTTP/1.1 200 OK\r\n' : 'HTTP/1.1 304 Not Modified\r\n';
-  for (let i = 0; i < list.length; i += 2) h += list[i] + ': ' + list[i + 1] + '\r\n';
+  return (
+    RAW_HEAD_SUPPORTED &&
+    r._header === null &&
+    (res as unknown as Record<symbol, unknown>)[OUT_HEADERS!] == null &&
+    r.shouldKeepAlive === true &&
+    r.maxRequestsOnConnectionReached !== true &&
+    !r._expect_continue &&
+    r.sendDate === true &&
+    !r.chunkedEncoding &&
+    !r._removedConnection &&
+    r._defaultKeepAlive === true &&
+    r._hasBody === true &&
+    (status === 200 || r.useChunkedEncodingByDefault === true) &&
+    !INVALID_VALUE.test(check)
+  );
+}
+
+/** The lines writeHead appends after the caller's headers (Date, Connection, Keep-Alive) and the blank line. */
+export function headTail(res: ServerResponse, nowMs: number): string {
+  return dateOf(nowMs) + tailOf(res as unknown as Outgoing);
+}
+
+/**
+ * Sets the status and the header block of `res` (for which rawHeadFits answered true): `head` is
+ * the status line and every header line, ending with headTail(res, now).
+ */
+export function setRawHead(res: ServerResponse, status: 200 | 304, head: string) {
+  const r = res as unknown as Outgoing;
   r.statusCode = status;
   r.statusMessage = status === 200 ? 'OK' : 'Not Modified';
   if (status === 304) r._hasBody = false;
-  r._header = h + dateOf(nowMs) + tailOf(r);
+  r._header = head;
   r._headerSent = false;
+}
+
+/**
+ * Sets the status and the header block of `res` from `list` ([name, value, …], no Date,
+ * Connection or Keep-Alive among them, the 200's with content-length) exactly as
+ * `res.writeHead(status, list)` would, and returns true; or returns false having changed nothing,
+ * when the response is not in the common state (then call writeHead). `check` as for rawHeadFits.
+ */
+export function writeHeadRaw(res: ServerResponse, status: 200 | 304, list: readonly string[], check: string, nowMs: number): boolean {
+  if (!rawHeadFits(res, status, check)) return false;
+  let h = status === 200 ? 'HTTP/1.1 200 OK\r\n' : 'HTTP/1.1 304 Not Modified\r\n';
+  for (let i = 0; i < list.length; i += 2) h += list[i] + ': ' + list[i + 1] + '\r\n';
+  setRawHead(res, status, h + headTail(res, nowMs));
   return true;
 }

@@ -109,6 +109,62 @@ test('a repeated keyed request is answered by the fast path with the Fastify ans
   }
 });
 
+/** One request on a fresh connection, its answer's bytes as they came (head and body). */
+async function rawGet(port: number, path: string, headers: Record<string, string>): Promise<{ head: string; body: Buffer }> {
+  const net = await import('node:net');
+  const c = net.connect(port, '127.0.0.1');
+  await new Promise((r) => c.once('connect', r));
+  c.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`);
+  let got = Buffer.alloc(0);
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`no answer: ${got.toString('latin1')}`)), 5000);
+    c.on('data', (d: Buffer) => {
+      got = Buffer.concat([got, d]);
+      const end = got.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      const head = got.subarray(0, end + 4).toString('latin1');
+      const len = Number(/\r\ncontent-length: (\d+)\r\n/i.exec(head)?.[1] ?? 0);
+      if (got.length >= end + 4 + len) {
+        clearTimeout(t);
+        c.destroy();
+        resolve({ head, body: got.subarray(end + 4, end + 4 + len) });
+      }
+    });
+  });
+}
+
+test('the fast path’s header block is the Fastify path’s, byte for byte, but for the counts, the resets and the date', async () => {
+  const t = await started();
+  try {
+    const { auth } = await t.createKey('pro');
+    const path = '/v1/resolve-entity?q=chardonnay';
+    const headers = { ...auth, 'X-Request-Id': 'same-id-1' };
+    const slow = await rawGet(t.port, path, headers);
+    let fast: { head: string; body: Buffer } | undefined;
+    for (let i = 0; i < 400 && fast === undefined; i++) {
+      const before = t.fast.answered;
+      const a = await rawGet(t.port, path, headers);
+      if (t.fast.answered > before) fast = a;
+    }
+    assert.ok(fast, 'the fast path answered');
+    assert.ok(fast.body.equals(slow.body));
+    const lines = (h: string) => h.split('\r\n');
+    const [sl, fl] = [lines(slow.head), lines(fast.head)];
+    assert.equal(fl.length, sl.length, fast.head);
+    assert.equal(fl[0], 'HTTP/1.1 200 OK');
+    const varying = /^(x-ratelimit-minute-remaining|x-ratelimit-remaining|x-ratelimit-minute-reset|ratelimit|date): /i;
+    for (let i = 0; i < sl.length; i++) {
+      if (varying.test(sl[i]!)) {
+        assert.equal(fl[i]!.split(': ')[0], sl[i]!.split(': ')[0], `line ${i}`);
+        assert.match(fl[i]!, /^[A-Za-z-]+: [\x21-\x7e][\x20-\x7e]*$/);
+      } else assert.equal(fl[i], sl[i], `line ${i}`);
+    }
+    assert.ok(fast.head.endsWith('\r\n\r\n'));
+  } finally {
+    await t.close();
+  }
+});
+
 test('If-None-Match with the current tag: a 304 from the fast path, counted, with the headers of the Fastify 304', async () => {
   const t = await started();
   try {
