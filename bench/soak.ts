@@ -34,7 +34,7 @@ const only = process.env.SOAK_ONLY;
 const onlyClasses = process.env.SOAK_CLASSES ? new Set(process.env.SOAK_CLASSES.split(',').map((s) => s.trim())) : null;
 const nodeArgs = (process.env.SOAK_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 const PG_ADMIN = process.env.BENCH_PG_ADMIN_URL ?? `postgres://${os.userInfo().username}@127.0.0.1:5432/test`;
-const REDIS = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/12';
+const REDIS = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/6';
 const QUERIES = ['cabernet sauvignon', 'merlot', 'rioja', 'champagne', 'islay', 'chablis', 'pinot noir', 'riesling', 'barolo', 'sancerre', 'syrah', 'malbec'];
 
 ensureWrk();

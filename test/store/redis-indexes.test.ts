@@ -3,7 +3,7 @@
 // windows mid-run (the files run one at a time under `npm test`, but not under a plain
 // `node --test`, whose default runs files in parallel). This reads every test source for the
 // index it passes to redisUrl(N) (test/services.ts) or writes into a Redis URL, and fails on an
-// index used by two files. Redis has 16 databases (0-15); past that, a file must use a key prefix of
+// index used by two files; the benchmarks' default Redis URLs (bench/) are read too. Redis has 16 databases (0-15); past that, a file must use a key prefix of
 // its own instead (and never FLUSHDB).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -20,10 +20,11 @@ function testSources(dir: string): string[] {
   });
 }
 
-test('no Redis database index is used by two test files', () => {
+test('no Redis database index is used by two test files, or by a benchmark and a test file', () => {
   const byIndex = new Map<number, Set<string>>();
   const self = path.relative(ROOT, fileURLToPath(import.meta.url));
-  for (const file of testSources(path.join(ROOT, 'test'))) {
+  // the benchmarks' defaults too: a bench run beside `npm test` must not flush a test's index
+  for (const file of [...testSources(path.join(ROOT, 'test')), ...testSources(path.join(ROOT, 'bench'))]) {
     const rel = path.relative(ROOT, file);
     if (rel === self) continue;
     const src = fs.readFileSync(file, 'utf8');
