@@ -1,5 +1,5 @@
 // `npm run bench:pretenuring` (issue 25): why the gateway turns V8's allocation-site pretenuring off
-// (src/server.ts, steadyAllocation). Fresh processes of the embedded keyed server (`npm start`'s
+// (src/steady-allocation.ts, called by src/server.ts). Fresh processes of the embedded keyed server (`npm start`'s
 // bundle, LOG_LEVEL=warn), BENCH_PROCESSES (default 4) of each kind, started alternately: as shipped
 // (pretenuring off) and with `--allocation-site-pretenuring` (V8's default, which the server then
 // leaves on). Each gets the same warm-up as `npm run bench` (2 s of wrk), then one measured wrk run

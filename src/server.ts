@@ -1,11 +1,11 @@
 // `npm start`: the gateway (with the engine in-process unless ENGINE_URL is set).
 // `startServer()` is also what each worker of `npm run start:cluster` (src/cluster.ts) runs.
 import path from 'node:path';
-import v8 from 'node:v8';
 import { pathToFileURL } from 'node:url';
 import { loadConfig, ConfigError, type Config } from './config.ts';
 import { buildContext, closeContext } from './bootstrap.ts';
 import { buildApp } from './app.ts';
+import { steadyAllocation } from './steady-allocation.ts';
 
 /** Builds the gateway from the environment, listens, and closes cleanly on SIGINT/SIGTERM. */
 export async function startServer(config: Config = loadConfig()) {
@@ -33,19 +33,6 @@ export async function startServer(config: Config = loadConfig()) {
   setImmediate(() => ctx.engine.warm?.());
   app.log.info({ startup_ms: Math.round(performance.now() - t0), engine: ctx.engine.mode, store: ctx.store.kind, limiter: ctx.limiter.kind }, 'drinks intelligence ready');
   return { app, ctx, close };
-}
-
-/**
- * Turns off V8's allocation-site pretenuring for this process (issue 25), unless it was started
- * with `--allocation-site-pretenuring` (as `npm run bench:pretenuring` does to compare). Objects
- * that lived through a collection while the service warmed up (requests waiting on the store's
- * first reservations) can make V8 allocate every later object of the same kind in the old
- * generation; our per-request objects then outlive scavenges, and a process stays in that state for
- * its whole life: about twice the CPU per request, scavenges of 4–5 ms instead of under 1.
- */
-export function steadyAllocation() {
-  if (process.execArgv.includes('--allocation-site-pretenuring')) return;
-  v8.setFlagsFromString('--no-allocation-site-pretenuring');
 }
 
 /** Prints a start-up failure (bad configuration, unmigrated database, …) and exits with code 1. */
