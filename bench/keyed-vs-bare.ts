@@ -32,7 +32,7 @@ import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { execFileSync, execSync, type ChildProcess } from 'node:child_process';
-import { cpuUs, cpuUsOf, userUs, instructionsDuring, ensureWrk, freePort, rssMb, startNode, startPrivateRedis, alternatedRounds, benchKey, KEYED_BENCH_PATHS, waitFor, wrk, type WrkResult } from './lib/load.ts';
+import { cpuUs, cpuUsOf, userUs, instructionsDuring, ensureWrk, freePort, rssMb, startNode, startPrivateRedis, alternatedRounds, benchKey, KEYED_BENCH_PATHS, waitFor, wrk, type WrkResult, median, rotateScript } from './lib/load.ts';
 import { profileUnderLoad } from './lib/profile.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -72,11 +72,6 @@ async function start(args: string[], env: Record<string, string>, ready: string,
   return { p, port, startupMs: performance.now() - t0 };
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
-
 interface Run extends WrkResult {
   cpuUsPerReq: number;
   userUsPerReq: number;
@@ -91,7 +86,7 @@ try {
   const script = path.join(dir, 'rotate.lua');
   fs.writeFileSync(
     script,
-    `local paths = { ${paths.map((p) => JSON.stringify(p)).join(', ')} }\nlocal i = 0\nrequest = function()\n  i = i % #paths + 1\n  return wrk.format(nil, paths[i])\nend\n`,
+    rotateScript(paths),
   );
 
   const keyed = await start([path.join(ROOT, 'dist/server.mjs')], sqliteEnv, '/health');

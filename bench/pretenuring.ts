@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn, execFileSync } from 'node:child_process';
-import { cpuUs, ensureWrk, freePort, benchKey, KEYED_BENCH_PATHS, waitFor, wrk } from './lib/load.ts';
+import { cpuUs, ensureWrk, freePort, benchKey, KEYED_BENCH_PATHS, waitFor, wrk, median, rotateScript } from './lib/load.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 4);
@@ -28,13 +28,8 @@ const header = `Authorization: Bearer ${key}`;
 const script = path.join(dir, 'rotate.lua');
 fs.writeFileSync(
   script,
-  `local paths = { ${KEYED_BENCH_PATHS.map((p) => JSON.stringify(p)).join(', ')} }\nlocal i = 0\nrequest = function()\n  i = i % #paths + 1\n  return wrk.format(nil, paths[i])\nend\n`,
+  rotateScript(KEYED_BENCH_PATHS),
 );
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 /** The scavenge pauses --trace-gc printed in `text` (ms each). */
 const scavenges = (text: string) => [...text.matchAll(/Scavenge [^,]*, ([0-9.]+) \//g)].map((m) => Number(m[1]));

@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { execFileSync, execSync, type ChildProcess } from 'node:child_process';
-import { cpuUs, cpuUsOf, ensureWrk, freePort, startNode, startPrivateRedis, alternatedRounds, benchKey, KEYED_BENCH_PATHS, wrk, type WrkResult } from './lib/load.ts';
+import { cpuUs, cpuUsOf, ensureWrk, freePort, startNode, startPrivateRedis, alternatedRounds, benchKey, KEYED_BENCH_PATHS, wrk, type WrkResult, median, rotateScript } from './lib/load.ts';
 import { profileUnderLoad } from './lib/profile.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -59,11 +59,6 @@ function tree(pid: number): number[] {
   return out;
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
-
 interface Config {
   name: string;
   port: number;
@@ -87,7 +82,7 @@ try {
   const pgEnv = { DATABASE_URL: pgUrl, REDIS_URL: redisUrl };
   const pgKey = keyFor(pgEnv);
   const script = path.join(dir, 'rotate.lua');
-  fs.writeFileSync(script, `local paths = { ${paths.map((p) => JSON.stringify(p)).join(', ')} }\nlocal i = 0\nrequest = function()\n  i = i % #paths + 1\n  return wrk.format(nil, paths[i])\nend\n`);
+  fs.writeFileSync(script, rotateScript(paths));
 
   const embedded = await start([path.join(ROOT, 'dist/server.mjs')], sqliteEnv, '/health');
   const bodies: Record<string, string> = {};

@@ -247,7 +247,6 @@ function fastifyOptions(ctx: GatewayContext, opts: AppOptions, fast: KeyedFastPa
 /** Beyond this many open connections new ones are closed at once (0: no limit). */
 function limitConnections(app: App, ctx: GatewayContext) {
   if (ctx.config.http.maxConnections > 0) app.server.maxConnections = ctx.config.http.maxConnections;
-
 }
 
 /** Engine bodies are passed through as they are (see below). */

@@ -188,3 +188,14 @@ export function benchKey(root: string, env: Record<string, string>): string {
   admin('plans', 'set', 'bench', '--monthly', '1000000000', '--per-minute', '1000000000');
   return JSON.parse(admin('keys', 'create', '--client', 'bench', '--plan', 'bench', '--json')).key;
 }
+
+/** wrk's Lua script that sends `paths` in turn, one per request. */
+export function rotateScript(paths: string[]): string {
+  return `local paths = { ${paths.map((p) => JSON.stringify(p)).join(', ')} }\nlocal i = 0\nrequest = function()\n  i = i % #paths + 1\n  return wrk.format(nil, paths[i])\nend\n`;
+}
+
+/** The median of `xs` (the mean of the middle two for an even count). */
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+}

@@ -475,7 +475,6 @@ export class Engine {
     return { ...this.factOut({ value: [], source: first.source, locator: first.locator }), value };
   }
 
-  /** For a grape: the appellations whose rules name it, strongest role first, then by name. */
   /** Country records by ISO code and by folded name (made on first use). */
   private countries: { byCode: Map<string, Entity>; byName: Map<string, Entity> } | undefined;
 
@@ -503,6 +502,7 @@ export class Engine {
     return c && c !== e ? entityRef(c) : null;
   }
 
+  /** For a grape: the appellations whose rules name it, strongest role first, then by name. */
   private appellationsOf(e: Entity) {
     const rank: Record<string, number> = { required: 0, principal: 1, permitted: 2, accessory: 3 };
     return [...e.appellations]

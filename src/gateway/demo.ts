@@ -10,11 +10,9 @@ import { ApiError, retryPhrase } from './errors.ts';
 import { clientIp, ipBucket, networkBuckets } from './client-address.ts';
 import type { GatewayContext } from './context.ts';
 import type { EngineAnswer } from './engine-client.ts';
-import { DEMO_PREFIX, demoPathOf, plansUrl } from './paths.ts';
+import { plansUrl } from './paths.ts';
 
-export { DEMO_PREFIX, demoPathOf, plansUrl };
 
-export { ipBucket } from './client-address.ts';
 
 function untilNextUtcMidnight(now: Date) {
   const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);

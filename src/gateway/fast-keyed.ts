@@ -106,7 +106,7 @@ export class KeyedFastPath implements FastPathHandle {
 
   constructor(
     private readonly ctx: GatewayContext,
-    /** false: remember nothing, answer nothing (KEYED_FAST_PATH=off, or request logging on) */
+    /** false: remember nothing, answer nothing (KEYED_FAST_PATH=off, or the engine in another process) */
     readonly enabled: boolean,
   ) {}
 
@@ -215,7 +215,7 @@ export class KeyedFastPath implements FastPathHandle {
       this.waited++;
       lim.hit(wkey, plan.per_minute_limit, 60_000).then(
         (m) => {
-          if (m.allowed && !this.closing && this.answer(req, res, e, rec.id, plan, period, wkey, month.used, m, requestId, inm, host, t0, tLog)) return;
+          if (m.allowed && !this.closing && this.answer(req, res, e, rec.id, plan, wkey, month.used, m, requestId, inm, host, t0, tLog)) return;
           // refused (Fastify refuses it with the full 429, counting nothing), the server closing,
           // or the engine sending it on (answer() gave the minute back): what was taken goes back,
           // then Fastify answers
@@ -235,12 +235,13 @@ export class KeyedFastPath implements FastPathHandle {
       void store.refundMonthly(rec.id, period);
       return false;
     }
-    if (this.answer(req, res, e, rec.id, plan, period, wkey, month.used, minute, requestId, inm, host, t0, tLog)) return true;
+    if (this.answer(req, res, e, rec.id, plan, wkey, month.used, minute, requestId, inm, host, t0, tLog)) return true;
     void store.refundMonthly(rec.id, period);
     return false;
   }
 
   /**
+   * (Positional parameters, not an object: this runs for every answer and allocates nothing of its own.)
    * Answers an admitted request (its month and minute counted) from the engine's memo and returns
    * true; or, when the engine does not answer at once, gives the minute back and returns false (the
    * caller gives the month back and hands the request to Fastify).
@@ -251,7 +252,6 @@ export class KeyedFastPath implements FastPathHandle {
     e: Entry,
     keyId: string,
     plan: Plan,
-    period: string,
     wkey: string,
     used: number,
     minute: LimitResult,

@@ -18,7 +18,7 @@ import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fast
 import { ApiError, retryPhrase } from './errors.ts';
 import { hashKey, looksLikeKey } from './keys.ts';
 import type { CallerAccount, GatewayContext } from './context.ts';
-import { monthBounds, monthPeriod, type ApiKeyRecord, type ConsumeResult, type LimitResult, type Plan } from '../store/ports.ts';
+import { monthBounds, type ApiKeyRecord, type ConsumeResult, type LimitResult, type Plan } from '../store/ports.ts';
 import { LimiterUnavailableError, MemoryWindowLimiter } from '../store/limiter.ts';
 import { clientIp, ipBucket } from './client-address.ts';
 import { plansUrl } from './paths.ts';

@@ -15,7 +15,6 @@ export const DEMO_EXPOSED_HEADERS = 'Retry-After, X-Request-Id, ETag';
 
 const num = (v: unknown) => (v === undefined || v === null || v === '' ? null : Number(v));
 
-export { secondsOfMonth };
 
 export function registerStandardHeaders(app: FastifyInstance, now: () => Date = () => new Date()) {
   app.addHook('onSend', (request, reply, payload, done) => {

@@ -6,7 +6,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { ApiError, type ErrorCode } from '../gateway/errors.ts';
 import type { GatewayContext } from '../gateway/context.ts';
-import { admitDemo, assertDemoEnabled, demoCached, demoObject, demoPathOf } from '../gateway/demo.ts';
+import { admitDemo, assertDemoEnabled, demoCached, demoObject } from '../gateway/demo.ts';
+import { demoPathOf } from '../gateway/paths.ts';
 import { callEngine, engineInput, errorResponses, NOT_MODIFIED, notModified, sendEngineResult, type EngineRouteDef } from './engine-route.ts';
 import { CACHE_HEADERS, DemoObject, REQUEST_ID_HEADER } from './schemas.ts';
 

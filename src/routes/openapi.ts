@@ -3,7 +3,8 @@
 import type { GatewayContext } from '../gateway/context.ts';
 import { ERROR_CODES } from '../gateway/errors.ts';
 import { STARTER_PLANS } from '../store/ports.ts';
-import { demoObject, demoPathOf } from '../gateway/demo.ts';
+import { demoObject } from '../gateway/demo.ts';
+import { demoPathOf } from '../gateway/paths.ts';
 import type { EngineRouteDef } from './engine-route.ts';
 
 export const API_VERSION = '1.0.0-early-access';

@@ -199,7 +199,7 @@ describe('demo twins', () => {
 
 describe('demo per-IP buckets', () => {
   test('IPv6 callers are limited per /64, IPv4-mapped addresses as IPv4', async () => {
-    const { ipBucket } = await import('../../src/gateway/demo.ts');
+    const { ipBucket } = await import('../../src/gateway/client-address.ts');
     assert.equal(ipBucket('2001:db8:abcd:12::1'), ipBucket('2001:db8:abcd:12:ffff:1:2:3'));
     assert.notEqual(ipBucket('2001:db8:abcd:12::1'), ipBucket('2001:db8:abcd:13::1'));
     assert.equal(ipBucket('::ffff:192.0.2.1'), '192.0.2.1');

@@ -658,12 +658,38 @@ test('on Redis (minute tokens) and a lease block: the fast path answers, exactly
   }
 });
 
-test('on Redis, a request that finds no minute tokens in hand waits on the fast path for the limiter, is answered there, and is counted once (issue 25)', async () => {
+/** A test app whose Redis (this file's index 9) is reached through a relay that can hold its replies. */
+async function behindRelay() {
   const REDIS_URL = redisUrl(9);
   await flushRedis(REDIS_URL);
   const relay = new Relay();
   await relay.start(Number(new URL(REDIS_URL).port || 6379));
   const t = await started({ REDIS_URL: viaRelay(REDIS_URL, relay) });
+  const done = async () => {
+    relay.resume();
+    await t.close();
+    await relay.close();
+    await flushRedis(REDIS_URL);
+  };
+  return { t, relay, done };
+}
+
+/**
+ * With Redis' replies held, sends `n` requests at once, waits until some of them wait on the fast
+ * path for the limiter (asserted), then lets Redis answer; returns every answer.
+ */
+async function burstWhileHeld(t: Awaited<ReturnType<typeof started>>, relay: Relay, n: number, send: () => Promise<Answer>) {
+  relay.holdReplies();
+  const waitedBefore = t.fast.waited;
+  const burst = Promise.all(Array.from({ length: n }, send));
+  for (let i = 0; i < 200 && t.fast.waited === waitedBefore; i++) await sleep(10);
+  assert.ok(t.fast.waited > waitedBefore, 'requests wait for the limiter on the fast path');
+  relay.resume();
+  return burst;
+}
+
+test('on Redis, a request that finds no minute tokens in hand waits on the fast path for the limiter, is answered there, and is counted once (issue 25)', async () => {
+  const { t, relay, done } = await behindRelay();
   try {
     await t.ctx.store.upsertPlan({ name: 'roomy', monthly_limit: 1_000_000, per_minute_limit: 1_000_000 });
     const { auth } = await t.createKey('roomy');
@@ -673,14 +699,8 @@ test('on Redis, a request that finds no minute tokens in hand waits on the fast 
     for (const end = Date.now() + 8000; Date.now() < end && t.fast.answered < 200; ) answers.push(...(await Promise.all(Array.from({ length: 32 }, () => t.get(path, auth)))));
     assert.ok(t.fast.answered >= 200, 'the fast path answers');
     // Redis stops answering: the tokens in hand run out while the next reservation is held
-    relay.holdReplies();
-    const waitedBefore = t.fast.waited;
     const answeredBefore = t.fast.answered;
-    const burst = Promise.all(Array.from({ length: 300 }, () => t.get(path, auth)));
-    for (let i = 0; i < 200 && t.fast.waited === waitedBefore; i++) await sleep(10);
-    assert.ok(t.fast.waited > waitedBefore, 'requests wait for the limiter on the fast path');
-    relay.resume();
-    const got = await burst;
+    const got = await burstWhileHeld(t, relay, 300, () => t.get(path, auth));
     answers.push(...got);
     assert.ok(answers.every((a) => a.status === 200));
     assert.equal(t.fast.answered - answeredBefore, got.length, 'every request of the burst was answered on the fast path, those that waited too');
@@ -702,19 +722,12 @@ test('on Redis, a request that finds no minute tokens in hand waits on the fast 
       assert.ok(a.body.equals(slow.body));
     }
   } finally {
-    relay.resume();
-    await t.close();
-    await relay.close();
-    await flushRedis(REDIS_URL);
+    await done();
   }
 });
 
 test('on Redis, a request waiting on the fast path that the limiter then refuses gets Fastify’s full 429, and the month counts only what was admitted', async () => {
-  const REDIS_URL = redisUrl(9);
-  await flushRedis(REDIS_URL);
-  const relay = new Relay();
-  await relay.start(Number(new URL(REDIS_URL).port || 6379));
-  const t = await started({ REDIS_URL: viaRelay(REDIS_URL, relay) });
+  const { t, relay, done } = await behindRelay();
   try {
     await t.ctx.store.upsertPlan({ name: 'tight', monthly_limit: 1_000_000, per_minute_limit: 2000 });
     const { auth } = await t.createKey('tight');
@@ -723,14 +736,8 @@ test('on Redis, a request waiting on the fast path that the limiter then refuses
     // a few hundred requests a second (the leases' rate), well below the minute's limit
     for (const end = Date.now() + 8000; Date.now() < end && t.fast.answered < 50; await sleep(10)) answers.push(...(await Promise.all(Array.from({ length: 4 }, () => t.get(path, auth)))));
     assert.ok(t.fast.answered > 0, `the fast path answers (${answers.length} sent: ${[...new Set(answers.map((a) => a.status))]})`);
-    relay.holdReplies();
-    const waitedBefore = t.fast.waited;
     const admitted = answers.filter((a) => a.status === 200).length;
-    const burst = Promise.all(Array.from({ length: 2000 - admitted + 300 }, () => t.get(path, auth)));
-    for (let i = 0; i < 200 && t.fast.waited === waitedBefore; i++) await sleep(10);
-    assert.ok(t.fast.waited > waitedBefore, 'requests wait for the limiter on the fast path');
-    relay.resume();
-    answers.push(...(await burst));
+    answers.push(...(await burstWhileHeld(t, relay, 2000 - admitted + 300, () => t.get(path, auth))));
     const ok = answers.filter((a) => a.status === 200);
     const refused = answers.filter((a) => a.status === 429);
     assert.equal(ok.length + refused.length, answers.length);
@@ -746,9 +753,6 @@ test('on Redis, a request waiting on the fast path that the limiter then refuses
     const lowest = Math.min(...ok.map((a) => Number(a.headers['x-ratelimit-remaining'])));
     assert.equal(lowest, 1_000_000 - ok.length);
   } finally {
-    relay.resume();
-    await t.close();
-    await relay.close();
-    await flushRedis(REDIS_URL);
+    await done();
   }
 });
