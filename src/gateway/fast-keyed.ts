@@ -36,7 +36,7 @@ import { peerFields, urlField, type AccessLog } from './access-log.ts';
 import { authFailuresSeen, authFailureWindows } from './auth-failures.ts';
 import { ipBucket, socketAddress } from './client-address.ts';
 import type { GatewayContext } from './context.ts';
-import { BEARER, planHeaders, windowKey, type PlanHeaders } from './keyed.ts';
+import { BEARER, limiterFailedOn, planHeaders, windowKey, type PlanHeaders } from './keyed.ts';
 import { monthOf } from './calendar.ts';
 import { forgetUsage } from './usage-reads.ts';
 import { hashKey } from './keys.ts';
@@ -44,6 +44,7 @@ import { requestIdOf } from './request-id.ts';
 import { answerSeriesOf } from './metric-series.ts';
 import type { FastAnswer, FastPathHandle, FastRoute } from './fast-route.ts';
 import type { LimitResult, Plan } from '../store/ports.ts';
+import { LimiterUnavailableError } from '../store/limiter.ts';
 import { JSON_TYPE, matchesIfNoneMatch, PRIVATE_CACHE } from './answer-headers.ts';
 import { headTail, rawHeadFits, setRawHead, writeHeadRaw } from './raw-head.ts';
 
@@ -98,6 +99,8 @@ export class KeyedFastPath implements FastPathHandle {
   closing = false;
   /** requests that waited here for the limiter's minute tokens (for tests and diagnostics) */
   waited = 0;
+  /** months given back that the store failed to take (for tests and diagnostics) */
+  refundFailures = 0;
   /**
    * Fastify's own request handler (set by app.ts): a request that waited here for the limiter and
    * is then not answered here is handed to it. Without it such a request goes to Fastify at once.
@@ -209,7 +212,7 @@ export class KeyedFastPath implements FastPathHandle {
       // the Fastify path, and is answered here when admitted; otherwise Fastify answers it
       const fallback = this.fallback;
       if (fallback === undefined) {
-        void store.refundMonthly(rec.id, period);
+        this.monthBack(rec.id, period);
         return false;
       }
       this.waited++;
@@ -219,25 +222,38 @@ export class KeyedFastPath implements FastPathHandle {
           // refused (Fastify refuses it with the full 429, counting nothing), the server closing,
           // or the engine sending it on (answer() gave the minute back): what was taken goes back,
           // then Fastify answers
-          void store.refundMonthly(rec.id, period);
-          if (m.allowed && this.closing) void lim.refund(wkey, plan.per_minute_limit, 60_000);
+          this.monthBack(rec.id, period);
+          if (m.allowed && this.closing) void lim.refund(wkey, plan.per_minute_limit, 60_000, m);
           fallback(req, res);
         },
-        () => {
-          // the limiter is unreachable: Fastify answers (503) as it would have
-          void store.refundMonthly(rec.id, period);
+        (err: unknown) => {
+          // the limiter is unreachable (or its wait from arrival ran out): Fastify answers 503 at
+          // once, without waiting for the limiter a second time (keyed.ts admit)
+          this.monthBack(rec.id, period);
+          limiterFailedOn.set(req, err instanceof LimiterUnavailableError ? err : new LimiterUnavailableError(err));
           fallback(req, res);
         },
       );
       return true;
     }
     if (!minute.allowed) {
-      void store.refundMonthly(rec.id, period);
+      this.monthBack(rec.id, period);
       return false;
     }
     if (this.answer(req, res, e, rec.id, plan, wkey, month.used, minute, requestId, inm, host, t0, tLog)) return true;
-    void store.refundMonthly(rec.id, period);
+    this.monthBack(rec.id, period);
     return false;
+  }
+
+  /**
+   * Gives back a month taken here for a request Fastify then answers. It goes back into the lease's
+   * block (lease.ts), which cannot fail; a store that must be written and fails is counted in
+   * refundFailures, never left as an unhandled rejection (issue 31: that crashed the process).
+   */
+  private monthBack(keyId: string, period: string) {
+    this.ctx.store.refundMonthly(keyId, period).catch(() => {
+      this.refundFailures++;
+    });
   }
 
   /**
@@ -267,7 +283,7 @@ export class KeyedFastPath implements FastPathHandle {
     const te = metrics ? performance.now() : 0;
     const answer = r.answer();
     if (answer === undefined) {
-      void ctx.limiter.refund(wkey, plan.per_minute_limit, 60_000);
+      void ctx.limiter.refund(wkey, plan.per_minute_limit, 60_000, minute);
       return false;
     }
     if (metrics) r.answered((performance.now() - te) / 1000);

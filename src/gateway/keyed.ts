@@ -201,7 +201,7 @@ async function monthRefused(ctx: GatewayContext, request: FastifyRequest, reply:
   monthlyHeaders(reply, ctx, request, used);
   // a refused request must not use up the minute window too, or the caller would soon see
   // RATE_LIMITED (retry in a minute) instead of QUOTA_EXCEEDED (retry next month)
-  await ctx.limiter.refund(`key:${a.key.id}`, a.plan.per_minute_limit, 60_000);
+  await ctx.limiter.refund(`key:${a.key.id}`, a.plan.per_minute_limit, 60_000, minute);
   minuteHeaders(reply, { ...minute, remaining: Math.min(minute.limit, minute.remaining + 1) });
   const retry = Math.max(1, Math.ceil((monthBounds(ctx.now()).end.getTime() - nowMs) / 1000));
   const next = await nextPlanUp(ctx, a.plan);
@@ -212,6 +212,13 @@ async function monthRefused(ctx: GatewayContext, request: FastifyRequest, reply:
     'Retry-After': String(retry),
   }, { plans: plansUrl(ctx), ...(next ? { next_plan: next.name } : {}) });
 }
+
+/**
+ * Requests whose wait for the limiter failed on the keyed fast path before they were handed to
+ * Fastify (gateway/fast-keyed.ts): admit() answers them 503 at once instead of waiting again, so a
+ * request's wait for Redis is bounded from its arrival on either path (issue 31).
+ */
+export const limiterFailedOn = new WeakMap<object, unknown>();
 
 /** The key's per-minute window name (`key:<id>`), kept beside the cached key record. */
 const windowKeys = new WeakMap<ApiKeyRecord, string>();
@@ -232,6 +239,9 @@ export function windowKey(rec: ApiKeyRecord): string {
 export async function admit(ctx: GatewayContext, request: FastifyRequest, reply: FastifyReply): Promise<number> {
   const a = request.account!;
   let minute: LimitResult;
+  // the fast path already waited for the limiter on this request, until it failed: not a second wait
+  const failed = limiterFailedOn.get(request.raw);
+  if (failed !== undefined) limiterDown(failed);
   try {
     const key = windowKey(a.key);
     // the in-memory limiter's windows are in this process: its answer without a promise

@@ -2,7 +2,7 @@
 // and on rate-limiter-flexible's RateLimiterRedis (an atomic Lua INCR + server-side TTL, so windows
 // follow Redis' clock, not each process's) for scale-out. A window is kept per (limit, window, key);
 // a plan change therefore starts a fresh window under the new limit.
-import { RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import crypto from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Redis } from 'ioredis';
@@ -16,7 +16,22 @@ type Factory = (opts: { points: number; duration: number; keyPrefix: string }) =
  * uses): admits min(need, limit − count) plus headroom of at most floor((left − need) / share), and
  * counts only what it admits. Returns [count before, granted, ms until the window resets].
  */
-type Reserve = (fullKey: string, limit: number, need: number, extra: number, share: number, windowSeconds: number) => Promise<[number, number, number]>;
+type Reserve = (fullKey: string, limit: number, need: number, extra: number, share: number, windowSeconds: number) => Promise<[number, number, number, number]>;
+
+/**
+ * The Redis side of a window limiter (issue 31): every write to a window goes through one of three
+ * scripts, each of which also returns (or checks) the window's end in Redis' own clock, its identity.
+ * A window key that expired, was evicted or deleted, and was made again is a different window with a
+ * later end, so a give-back meant for the old one never reaches it.
+ */
+interface WindowScripts {
+  /** counts `need` (and headroom) in a window: [count before, granted, ms until the window resets, the window's end] */
+  reserve: Reserve | null;
+  /** counts n hits whatever the limit (a refused hit stays counted): [count after, ms until the window resets, the window's end] */
+  count: (fullKey: string, n: number, windowSeconds: number) => Promise<[number, number, number]>;
+  /** adds delta (< 0: gives back, never below 0) only while the key is still the window that ends at `end` (± 1 s); returns what it applied */
+  adjust: (fullKey: string, delta: number, end: number) => Promise<number>;
+}
 
 /**
  * Minute-window tokens reserved ahead (issue 14), for keys this process hits at >= minRate per
@@ -50,6 +65,33 @@ export interface WindowLeaseOptions {
 
 export const DEFAULT_WINDOW_LEASE: WindowLeaseOptions = { minRate: 200, maxChunk: 100, horizonMs: 100, idleMs: 200, share: 2 };
 
+/**
+ * Requests waiting for Redis to answer a minute window, at most, in one process (LIMITER_MAX_WAITERS);
+ * one more is answered 503 STORE_UNAVAILABLE at once.
+ */
+export const LIMITER_MAX_WAITERS = 2000;
+/**
+ * A request waits this long at most for Redis to answer its minute window, counted from its arrival
+ * (whatever it queued behind); then it is answered 503 STORE_UNAVAILABLE (LimiterUnavailableError).
+ */
+export const LIMITER_WAIT_MS = 2500;
+
+export interface WaitBounds {
+  /** waiters at most (default LIMITER_MAX_WAITERS) */
+  maxWaiters?: number;
+  /** the wait from arrival, at most (default LIMITER_WAIT_MS) */
+  waitMs?: number;
+}
+
+/** A request waiting on a window's reservation. */
+interface Waiter {
+  /** arrival (epoch ms) */
+  at: number;
+  /** answered already (by its reservation, or by its deadline) */
+  settled: boolean;
+  done: (r: LimitResult | Error) => void;
+}
+
 interface Slot {
   key: string;
   limit: number;
@@ -58,6 +100,14 @@ interface Slot {
   before: number;
   taken: number;
   resetAt: number;
+  /** the window's end in Redis' clock (its identity; 0: none seen yet) */
+  window: number;
+  /**
+   * hits served from tokens that no Redis answer has yet shown to be counted in a window that still
+   * exists: if the window turns out to have been lost early (evicted, deleted), they are counted in
+   * the window that replaced it
+   */
+  unconfirmed: number;
   /** a reservation that hits wait for is in flight: the tokens answer nothing */
   busy: boolean;
   /** a background reservation (prefetch) is in flight: the tokens keep answering */
@@ -65,7 +115,9 @@ interface Slot {
   /** a prefetch starts when the tokens fall to this (0: none) */
   lowWater: number;
   noPrefetchUntil: number;
-  waiting: ((r: LimitResult | Error) => void)[];
+  waiting: Waiter[];
+  /** the waiters of the reservation in flight */
+  batch: Waiter[];
   lastUse: number;
   windowStart: number;
   windowCount: number;
@@ -81,6 +133,13 @@ export class LimiterUnavailableError extends Error {
 
 class FlexibleWindowLimiter implements WindowLimiter {
   private readonly instances = new Map<string, RateLimiterAbstract>();
+  private readonly reserve: Reserve | null;
+  private readonly maxWaiters: number;
+  private readonly waitMs: number;
+  /** requests waiting for Redis now (bounded by maxWaiters) */
+  private waiters = 0;
+  /** windows found lost before their end (evicted, deleted) while this process held their tokens */
+  lostWindows = 0;
 
   private readonly slots = new Map<string, Slot>();
   private readonly sweeper: NodeJS.Timeout | null = null;
@@ -93,10 +152,50 @@ class FlexibleWindowLimiter implements WindowLimiter {
     private readonly factory: Factory,
     private readonly pingFn: () => Promise<void>,
     private readonly closeFn: () => Promise<void>,
-    private readonly reserve: Reserve | null = null,
+    private readonly scripts: WindowScripts,
     private readonly lease: WindowLeaseOptions = DEFAULT_WINDOW_LEASE,
+    bounds: WaitBounds = {},
   ) {
-    if (reserve) this.sweeper = setInterval(() => this.sweep(), Math.max(20, lease.idleMs / 2)).unref();
+    this.reserve = scripts.reserve;
+    this.maxWaiters = bounds.maxWaiters ?? LIMITER_MAX_WAITERS;
+    this.waitMs = bounds.waitMs ?? LIMITER_WAIT_MS;
+    if (this.reserve) {
+      this.sweeper = setInterval(
+        () => {
+          this.expireWaiters();
+          void this.sweep();
+        },
+        Math.max(20, Math.min(100, lease.idleMs / 2)),
+      ).unref();
+    }
+  }
+
+  /** Requests waiting for Redis now (for tests and diagnostics). */
+  get waiting(): number {
+    return this.waiters;
+  }
+
+  /** Answers 503 (LimiterUnavailableError) every waiter whose wait from arrival has reached waitMs. */
+  private expireWaiters() {
+    if (this.waiters === 0) return;
+    const oldest = Date.now() - this.waitMs;
+    for (const s of this.slots.values()) {
+      for (const w of s.batch) if (!w.settled && w.at <= oldest) this.settle(w, new LimiterUnavailableError(new Error(`no answer from Redis within ${this.waitMs} ms`)));
+      if (s.waiting.length && s.waiting[0]!.at <= oldest) {
+        const late = s.waiting.filter((w) => w.at <= oldest);
+        s.waiting = s.waiting.filter((w) => w.at > oldest);
+        for (const w of late) this.settle(w, new LimiterUnavailableError(new Error(`no answer from Redis within ${this.waitMs} ms`)));
+      }
+    }
+  }
+
+  /** Answers a waiter once; false when it was answered already (its deadline passed). */
+  private settle(w: Waiter, r: LimitResult | Error): boolean {
+    if (w.settled) return false;
+    w.settled = true;
+    this.waiters--;
+    w.done(r);
+    return true;
   }
 
   /** Tokens reserved ahead and not yet used, per window key (for tests and diagnostics). */
@@ -134,8 +233,9 @@ class FlexibleWindowLimiter implements WindowLimiter {
     this.seen(s, now);
     s.tokens--;
     s.taken++;
+    s.unconfirmed++;
     if (s.tokens > 0 && s.tokens <= s.lowWater && !s.prefetching) this.prefetch(s, now);
-    return { allowed: true, remaining: Math.max(0, limit - (s.before + s.taken)), resetAt: s.resetAt, limit };
+    return { allowed: true, remaining: Math.max(0, limit - (s.before + s.taken)), resetAt: s.resetAt, limit, window: s.window };
   }
 
   private lowWaterFor(granted: number): number {
@@ -156,15 +256,19 @@ class FlexibleWindowLimiter implements WindowLimiter {
   }
 
   private async runPrefetch(s: Slot, extra: number, start: number) {
+    const u0 = s.unconfirmed;
     try {
-      const [before, granted, pttl] = await this.reserve!(this.fullKey(s.limit, s.windowMs, s.key), s.limit, 0, extra, this.lease.share, Math.max(1, Math.ceil(s.windowMs / 1000)));
+      const [before, granted, pttl, end] = await this.reserve!(this.fullKey(s.limit, s.windowMs, s.key), s.limit, 0, extra, this.lease.share, Math.max(1, Math.ceil(s.windowMs / 1000)));
       const resetAt = start + Math.max(0, pttl);
-      if (Date.now() >= s.resetAt || Math.abs(resetAt - s.resetAt) > s.windowMs / 2) {
-        // the window reset meanwhile: the tokens held lapsed with it, the grant is the new window's
-        s.tokens = granted;
-        s.before = before;
+      const owed = this.reconcile(s, u0, granted, end, pttl);
+      if (owed >= 0) {
+        // the window reset (or was lost) meanwhile: the tokens held lapsed with it, the grant is the
+        // new window's (less what pays for hits owed to it)
+        s.tokens = granted - owed;
+        s.before = before + owed;
         s.taken = 0;
         s.resetAt = resetAt;
+        s.window = end;
       } else {
         // Redis' count at this grant, less the tokens this process has not used
         s.before = before - s.tokens - s.taken;
@@ -202,11 +306,13 @@ class FlexibleWindowLimiter implements WindowLimiter {
     const taken = this.fromTokens(id, limit, now);
     if (taken) return Promise.resolve(taken);
     let s = this.slots.get(id);
-    if (!s) this.slots.set(id, (s = { key, limit, windowMs, tokens: 0, before: 0, taken: 0, resetAt: 0, busy: false, prefetching: false, lowWater: 0, noPrefetchUntil: 0, waiting: [], lastUse: now, windowStart: now, windowCount: 0, rate: 0 }));
+    if (this.waiters >= this.maxWaiters) return Promise.reject(new LimiterUnavailableError(new Error(`${this.waiters} requests already wait for Redis`)));
+    if (!s) this.slots.set(id, (s = { key, limit, windowMs, tokens: 0, before: 0, taken: 0, resetAt: 0, window: 0, unconfirmed: 0, busy: false, prefetching: false, lowWater: 0, noPrefetchUntil: 0, waiting: [], batch: [], lastUse: now, windowStart: now, windowCount: 0, rate: 0 }));
     this.seen(s, now);
     const slot = s;
+    this.waiters++;
     return new Promise((resolve, reject) => {
-      slot.waiting.push((r) => (r instanceof Error ? reject(r) : resolve(r)));
+      slot.waiting.push({ at: now, settled: false, done: (r) => (r instanceof Error ? reject(r) : resolve(r)) });
       // a prefetch in flight runs the waiting hits when it returns
       if (!slot.busy && !slot.prefetching) {
         slot.busy = true;
@@ -222,7 +328,8 @@ class FlexibleWindowLimiter implements WindowLimiter {
     // hits that queued behind a reservation are served from the tokens it brought
     while (s.tokens > 0 && s.waiting.length) {
       s.tokens--;
-      s.waiting.shift()!({ allowed: true, remaining: Math.max(0, s.limit - (s.before + ++s.taken)), resetAt: s.resetAt, limit: s.limit });
+      s.unconfirmed++;
+      this.settle(s.waiting.shift()!, { allowed: true, remaining: Math.max(0, s.limit - (s.before + ++s.taken)), resetAt: s.resetAt, limit: s.limit, window: s.window });
     }
     const batch = s.waiting;
     s.waiting = [];
@@ -230,32 +337,71 @@ class FlexibleWindowLimiter implements WindowLimiter {
       s.busy = false;
       return;
     }
+    s.batch = batch;
     const need = batch.length;
     const o = this.lease;
     const extra = s.rate >= o.minRate ? Math.min(o.maxChunk, Math.ceil((s.rate * o.horizonMs) / 1000)) : 0;
+    const u0 = s.unconfirmed;
     try {
       // unused tokens of the current window are kept; a new reservation only when they are gone
-      const [before, granted, pttl] = await this.reserve!(this.fullKey(s.limit, s.windowMs, s.key), s.limit, need, s.tokens > 0 ? 0 : extra, o.share, Math.max(1, Math.ceil(s.windowMs / 1000)));
+      const [before, granted, pttl, end] = await this.reserve!(this.fullKey(s.limit, s.windowMs, s.key), s.limit, need, s.tokens > 0 ? 0 : extra, o.share, Math.max(1, Math.ceil(s.windowMs / 1000)));
       const resetAt = now + Math.max(0, pttl);
-      const admit = Math.min(need, granted);
+      // hits served from a window lost early are counted in this grant first (see reconcile)
+      const owed = Math.max(0, this.reconcile(s, u0, granted, end, pttl));
       if (resetAt !== s.resetAt && now >= s.resetAt) s.tokens = 0;
       s.resetAt = resetAt;
-      s.before = before;
+      s.window = end;
+      s.before = before + owed;
       s.taken = 0;
-      s.tokens += granted - admit;
-      s.lowWater = this.lowWaterFor(granted - admit);
+      const usable = granted - owed;
+      const admit = Math.min(need, usable);
+      let used = 0;
       for (let i = 0; i < batch.length; i++) {
-        batch[i]!(i < admit ? { allowed: true, remaining: Math.max(0, s.limit - (before + ++s.taken)), resetAt, limit: s.limit } : { allowed: false, remaining: 0, resetAt, limit: s.limit });
+        const w = batch[i]!;
+        if (i >= admit) this.settle(w, { allowed: false, remaining: 0, resetAt, limit: s.limit, window: end });
+        // a waiter already answered by its deadline leaves its token to the next hit
+        else if (this.settle(w, { allowed: true, remaining: Math.max(0, s.limit - (s.before + s.taken + 1)), resetAt, limit: s.limit, window: end })) {
+          s.taken++;
+          used++;
+        }
       }
+      s.tokens += usable - used;
+      s.lowWater = this.lowWaterFor(usable - admit);
     } catch (e) {
       const err = new LimiterUnavailableError(e);
-      for (const w of batch) w(err);
+      for (const w of batch) this.settle(w, err);
     }
+    s.batch = [];
     s.busy = false;
     if (s.waiting.length) {
       s.busy = true;
       setImmediate(() => void this.runSlot(s));
     }
+  }
+
+  /**
+   * The bookkeeping of a Redis answer for `s` (a reservation that ran at end − pttl in Redis' clock,
+   * begun when `u0` hits served from tokens were unconfirmed). The same window as before: the hits
+   * served before the call are now known to be counted in a window that existed after them; returns
+   * -1. Another window: returns how many of the `granted` tokens pay for hits owed to it. A window lost
+   * before its end (evicted, deleted, FLUSHDB) left the hits served from its tokens since the last
+   * confirmation uncounted in the window that replaced it: they are counted in the new grant first,
+   * and what the grant cannot cover is added to the new window in Redis, so it never admits more
+   * than its limit (at worst, a few fewer). A window that simply ended owes nothing.
+   */
+  private reconcile(s: Slot, u0: number, granted: number, end: number, pttl: number): number {
+    if (s.window !== 0 && Math.abs(end - s.window) <= WINDOW_END_TOLERANCE_MS) {
+      s.unconfirmed -= u0;
+      return -1;
+    }
+    const lostEarly = s.window !== 0 && s.window - WINDOW_END_TOLERANCE_MS > end - pttl;
+    const hits = lostEarly ? s.unconfirmed : 0;
+    s.unconfirmed = 0;
+    if (hits === 0) return 0;
+    this.lostWindows++;
+    const owed = Math.min(hits, granted);
+    if (hits > owed) void this.scripts.adjust(this.fullKey(s.limit, s.windowMs, s.key), hits - owed, end).catch(() => undefined);
+    return owed;
   }
 
   /** Gives back the unused tokens of keys idle for idleMs (best effort) and forgets idle slots. */
@@ -264,7 +410,9 @@ class FlexibleWindowLimiter implements WindowLimiter {
     const done: Promise<unknown>[] = [];
     for (const [id, s] of this.slots) {
       if (s.busy || s.prefetching || (!all && now - s.lastUse < this.lease.idleMs)) continue;
-      if (s.tokens > 0 && now < s.resetAt) done.push(this.instance(s.limit, s.windowMs).reward(s.key, s.tokens).catch(() => undefined));
+      // back only into the window they were counted in: a window that ended (or was lost) meanwhile
+      // is left alone, never made again below zero
+      if (s.tokens > 0 && now < s.resetAt) done.push(this.scripts.adjust(this.fullKey(s.limit, s.windowMs, s.key), -s.tokens, s.window).catch(() => undefined));
       s.tokens = 0;
       if (!s.waiting.length) this.slots.delete(id);
     }
@@ -281,10 +429,6 @@ class FlexibleWindowLimiter implements WindowLimiter {
     return rl;
   }
 
-  private toResult(res: RateLimiterRes, limit: number, allowed: boolean): LimitResult {
-    return { allowed, remaining: Math.max(0, res.remainingPoints), resetAt: Date.now() + res.msBeforeNext, limit };
-  }
-
   private readonly pendingHits = new Map<string, { key: string; limit: number; windowMs: number; waiters: ((r: LimitResult | Error) => void)[] }>();
 
   /**
@@ -296,7 +440,9 @@ class FlexibleWindowLimiter implements WindowLimiter {
   hit(key: string, limit: number, windowMs: number): Promise<LimitResult> {
     if (limit <= 0) return Promise.resolve({ allowed: false, remaining: 0, resetAt: Date.now() + windowMs, limit });
     if (this.reserve) return this.leasedHit(key, limit, windowMs);
+    if (this.waiters >= this.maxWaiters) return Promise.reject(new LimiterUnavailableError(new Error(`${this.waiters} requests already wait for Redis`)));
     const id = `${limit}:${windowMs}:${key}`;
+    this.waiters++;
     return new Promise((resolve, reject) => {
       let g = this.pendingHits.get(id);
       if (!g) {
@@ -311,44 +457,43 @@ class FlexibleWindowLimiter implements WindowLimiter {
     const g = this.pendingHits.get(id)!;
     this.pendingHits.delete(id);
     const n = g.waiters.length;
-    let res: RateLimiterRes;
+    let count: number, pttl: number, end: number;
     try {
-      res = await this.instance(g.limit, g.windowMs).consume(g.key, n);
+      [count, pttl, end] = await this.scripts.count(this.fullKey(g.limit, g.windowMs, g.key), n, Math.max(1, Math.ceil(g.windowMs / 1000)));
     } catch (e) {
-      if (e instanceof RateLimiterRes) res = e;
-      else {
-        const err = new LimiterUnavailableError(e);
-        for (const w of g.waiters) w(err);
-        return;
-      }
+      this.waiters -= n;
+      const err = new LimiterUnavailableError(e);
+      for (const w of g.waiters) w(err);
+      return;
     }
-    const before = res.consumedPoints - n;
+    this.waiters -= n;
+    const before = count - n;
     const admitted = Math.max(0, Math.min(n, g.limit - before));
-    const resetAt = Date.now() + res.msBeforeNext;
+    const resetAt = Date.now() + pttl;
     g.waiters.forEach((w, i) =>
       w(i < admitted
-        ? { allowed: true, remaining: Math.max(0, g.limit - (before + i + 1)), resetAt, limit: g.limit }
-        : { allowed: false, remaining: 0, resetAt, limit: g.limit }),
+        ? { allowed: true, remaining: Math.max(0, g.limit - (before + i + 1)), resetAt, limit: g.limit, window: end }
+        : { allowed: false, remaining: 0, resetAt, limit: g.limit, window: end }),
     );
   }
 
   /** One hit, counted on its own (for hitAll, which must be able to give back exactly what it took). */
   private async hitOne(key: string, limit: number, windowMs: number): Promise<LimitResult> {
     if (limit <= 0) return { allowed: false, remaining: 0, resetAt: Date.now() + windowMs, limit };
+    let count: number, pttl: number, end: number;
     try {
-      const res = await this.instance(limit, windowMs).consume(key, 1);
-      return this.toResult(res, limit, true);
+      [count, pttl, end] = await this.scripts.count(this.fullKey(limit, windowMs, key), 1, Math.max(1, Math.ceil(windowMs / 1000)));
     } catch (e) {
-      if (e instanceof RateLimiterRes) return this.toResult(e, limit, false);
       throw new LimiterUnavailableError(e);
     }
+    return { allowed: count <= limit, remaining: Math.max(0, limit - count), resetAt: Date.now() + pttl, limit, window: end };
   }
 
   async hitAll(checks: { key: string; limit: number; windowMs: number }[]): Promise<LimitResult[]> {
-    const done: { key: string; limit: number; windowMs: number }[] = [];
+    const done: { key: string; limit: number; windowMs: number; hit: LimitResult }[] = [];
     const results: LimitResult[] = [];
     // a refused request (or one the store failed halfway through) must not use up the other windows
-    const giveBack = () => Promise.all(done.map((d) => this.instance(d.limit, d.windowMs).reward(d.key, 1).catch(() => undefined)));
+    const giveBack = () => Promise.all(done.map((d) => this.refund(d.key, d.limit, d.windowMs, d.hit)));
     for (const c of checks) {
       let r: LimitResult;
       try {
@@ -362,21 +507,28 @@ class FlexibleWindowLimiter implements WindowLimiter {
         await giveBack();
         return results;
       }
-      done.push(c);
+      done.push({ ...c, hit: r });
     }
     return results;
   }
 
-  async refund(key: string, limit: number, windowMs: number): Promise<void> {
-    if (limit <= 0) return;
+  /**
+   * Gives back `hit`: into the tokens held when it came from them, else into its window in Redis,
+   * only while that window still exists (a window that ended, or was lost and made again, is left
+   * alone: a late give-back must never make a fresh window start below zero). Never fails.
+   */
+  async refund(key: string, limit: number, windowMs: number, hit: LimitResult): Promise<void> {
+    if (limit <= 0 || !hit.allowed) return;
     const s = this.slots.get(`${limit}:${windowMs}:${key}`);
-    if (s && !s.busy && s.taken > 0 && Date.now() < s.resetAt) {
+    if (s && !s.busy && s.taken > 0 && s.window === hit.window && Date.now() < s.resetAt) {
       // back into the tokens reserved ahead (given back to Redis when the key goes idle)
       s.taken--;
       s.tokens++;
+      if (s.unconfirmed > 0) s.unconfirmed--;
       return;
     }
-    await this.instance(limit, windowMs).reward(key, 1).catch(() => undefined);
+    if (hit.window === undefined) return;
+    await this.scripts.adjust(this.fullKey(limit, windowMs, key), -1, hit.window).catch(() => undefined);
   }
 
   async peek(key: string, limit: number, windowMs: number): Promise<LimitResult> {
@@ -402,8 +554,20 @@ class FlexibleWindowLimiter implements WindowLimiter {
   }
 }
 
+/** Two windows whose ends (Redis' clock, ms) are this close are the same window. */
+const WINDOW_END_TOLERANCE_MS = 1000;
+
+/** Redis' clock in epoch ms, inside a script (TIME: seconds and microseconds). */
+const NOW_MS = `local t = redis.call('time')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
+
+// every script returns the window's end in Redis' clock (now + pttl): its identity
 const RESERVE_LUA = `redis.call('set', KEYS[1], 0, 'EX', ARGV[5], 'NX')
 local cur = tonumber(redis.call('get', KEYS[1]))
+if cur < 0 then
+  redis.call('set', KEYS[1], 0, 'KEEPTTL')
+  cur = 0
+end
 local limit = tonumber(ARGV[1])
 local need = tonumber(ARGV[2])
 local left = limit - cur
@@ -417,7 +581,34 @@ if ttl < 0 then
   redis.call('expire', KEYS[1], ARGV[5])
   ttl = 1000 * tonumber(ARGV[5])
 end
-return {cur, n + e, ttl}`;
+${NOW_MS}
+return {cur, n + e, ttl, now + ttl}`;
+
+// rate-limiter-flexible's fixed-window increment (the same key and format), with the window's end
+const COUNT_LUA = `redis.call('set', KEYS[1], 0, 'EX', ARGV[2], 'NX')
+local c = redis.call('incrby', KEYS[1], ARGV[1])
+local ttl = redis.call('pttl', KEYS[1])
+if ttl < 0 then
+  redis.call('expire', KEYS[1], ARGV[2])
+  ttl = 1000 * tonumber(ARGV[2])
+end
+${NOW_MS}
+return {c, ttl, now + ttl}`;
+
+// a change to a window only while the key is the window that ends at ARGV[2] (± ARGV[3] ms); a
+// give-back (delta < 0) never takes the count below zero, and never creates a key
+const ADJUST_LUA = `local ttl = redis.call('pttl', KEYS[1])
+if ttl <= 0 then return 0 end
+${NOW_MS}
+if math.abs(now + ttl - tonumber(ARGV[2])) > tonumber(ARGV[3]) then return 0 end
+local d = tonumber(ARGV[1])
+if d < 0 then
+  local cur = tonumber(redis.call('get', KEYS[1])) or 0
+  if cur <= 0 then return 0 end
+  if -d > cur then d = -cur end
+end
+redis.call('incrby', KEYS[1], d)
+return d`;
 
 /** Windows the in-memory limiter keeps at most; beyond it the least recently used are dropped. */
 export const MEMORY_LIMITER_MAX_WINDOWS = 100_000;
@@ -487,13 +678,14 @@ export class MemoryWindowLimiter implements WindowLimiter {
     return results;
   }
 
-  private giveBack(key: string, limit: number, windowMs: number) {
+  /** One hit back into the live window, when it is still the window that ends at `resetAt` (if given). */
+  private giveBack(key: string, limit: number, windowMs: number, resetAt?: number) {
     const w = this.live(this.id(key, limit, windowMs), Date.now());
-    if (w && w.count > 0) w.count--;
+    if (w && w.count > 0 && (resetAt === undefined || w.resetAt === resetAt)) w.count--;
   }
 
-  async refund(key: string, limit: number, windowMs: number): Promise<void> {
-    if (limit > 0) this.giveBack(key, limit, windowMs);
+  async refund(key: string, limit: number, windowMs: number, hit: LimitResult): Promise<void> {
+    if (limit > 0 && hit.allowed) this.giveBack(key, limit, windowMs, hit.resetAt);
   }
 
   async peek(key: string, limit: number, windowMs: number): Promise<LimitResult> {
@@ -515,35 +707,43 @@ export function memoryLimiter(maxWindows = MEMORY_LIMITER_MAX_WINDOWS): WindowLi
   return new MemoryWindowLimiter(maxWindows);
 }
 
-export function redisLimiter(redis: Redis, lease: WindowLeaseOptions | null = DEFAULT_WINDOW_LEASE): WindowLimiter {
-  // rate-limiter-flexible's script (rlflxIncr, a defineCommand) outside ioredis' auto-pipelines: a
-  // pipeline of several script calls that Redis has not cached yet (NOSCRIPT) crashed the process
-  // in ioredis 6.0.0 ("results[i] is not iterable" in autoPipelining.js), e.g. a burst of refunds
-  // on a fresh Redis; sent on their own, ioredis retries them with EVAL
-  const ignored = redis.options.autoPipeliningIgnoredCommands ?? [];
-  if (!ignored.includes('rlflxIncr')) redis.options.autoPipeliningIgnoredCommands = [...ignored, 'rlflxIncr'];
-  let reserve: Reserve | null = null;
-  if (lease) {
-    // plain EVALSHA (EVAL once the server answers NOSCRIPT), not ioredis' defineCommand: a defined
-    // script inside an auto-pipeline crashed the process when Redis did not have it cached yet
-    // ("results[i] is not iterable" in ioredis' autoPipelining, ioredis 6.0.0)
-    const sha = crypto.createHash('sha1').update(RESERVE_LUA).digest('hex');
-    reserve = async (fullKey, limit, need, extra, share, windowSeconds) => {
+export function redisLimiter(redis: Redis, lease: WindowLeaseOptions | null = DEFAULT_WINDOW_LEASE, bounds: WaitBounds = {}): WindowLimiter {
+  // plain EVALSHA (EVAL once the server answers NOSCRIPT), not ioredis' defineCommand: a defined
+  // script inside an auto-pipeline crashed the process when Redis did not have it cached yet
+  // ("results[i] is not iterable" in ioredis' autoPipelining, ioredis 6.0.0)
+  const script = (lua: string) => {
+    const sha = crypto.createHash('sha1').update(lua).digest('hex');
+    return async (key: string, ...args: (string | number)[]): Promise<number[]> => {
       if (redis.status !== 'ready') throw new Error(`Redis connection is ${redis.status}`);
-      const args = [fullKey, limit, need, extra, Math.max(1, share), windowSeconds];
       let r: unknown;
       try {
-        r = await redis.evalsha(sha, 1, ...args);
+        r = await redis.evalsha(sha, 1, key, ...args);
       } catch (e) {
         if (!/NOSCRIPT/.test((e as Error)?.message ?? '')) throw e;
-        r = await redis.eval(RESERVE_LUA, 1, ...args);
+        r = await redis.eval(lua, 1, key, ...args);
       }
-      const [before, granted, ttl] = r as [number, number, number];
-      return [Number(before), Number(granted), Number(ttl)];
+      return Array.isArray(r) ? r.map(Number) : [Number(r)];
     };
-  }
+  };
+  const reserveScript = script(RESERVE_LUA);
+  const countScript = script(COUNT_LUA);
+  const adjustScript = script(ADJUST_LUA);
+  const scripts: WindowScripts = {
+    reserve: lease
+      ? async (fullKey, limit, need, extra, share, windowSeconds) => {
+          const [before, granted, ttl, end] = await reserveScript(fullKey, limit, need, extra, Math.max(1, share), windowSeconds);
+          return [before!, granted!, ttl!, end!];
+        }
+      : null,
+    count: async (fullKey, n, windowSeconds) => {
+      const [count, ttl, end] = await countScript(fullKey, n, windowSeconds);
+      return [count!, ttl!, end!];
+    },
+    adjust: async (fullKey, delta, end) => (await adjustScript(fullKey, delta, end, WINDOW_END_TOLERANCE_MS))[0]!,
+  };
   return new FlexibleWindowLimiter(
     'redis',
+    // rate-limiter-flexible reads a window for peek (/v1/usage); every write goes through the scripts above
     (o) => new RateLimiterRedis({ ...o, storeClient: redis, rejectIfRedisNotReady: true }),
     async () => {
       await redis.ping();
@@ -551,7 +751,8 @@ export function redisLimiter(redis: Redis, lease: WindowLeaseOptions | null = DE
     async () => {
       redis.disconnect();
     },
-    reserve,
+    scripts,
     lease ?? DEFAULT_WINDOW_LEASE,
+    bounds,
   );
 }

@@ -142,6 +142,11 @@ export interface LimitResult {
   /** epoch milliseconds when the window resets */
   resetAt: number;
   limit: number;
+  /**
+   * the window's identity where the store keeps windows elsewhere (Redis: its end in Redis' clock,
+   * epoch ms): a give-back reaches only this window, never one made after it
+   */
+  window?: number;
 }
 
 /** Fixed-window counters: per-minute key limits, demo per-IP minute/hour limits and the daily cap. */
@@ -158,8 +163,13 @@ export interface WindowLimiter {
   /** Count one hit in several windows at once; any refusal refuses all (and counts nothing). */
   hitAll(checks: { key: string; limit: number; windowMs: number }[]): Promise<LimitResult[]>;
   peek(key: string, limit: number, windowMs: number): Promise<LimitResult>;
-  /** Give back one hit counted by `hit` (for a request refused later for another reason). */
-  refund(key: string, limit: number, windowMs: number): Promise<void>;
+  /**
+   * Give back `hit`, one hit counted by `hit()` or `hitNow()` (for a request refused later for another
+   * reason): only into the window that counted it, while it lasts; a window that has ended, or was
+   * lost and made again, is left alone (a late give-back never lets a window admit over its limit).
+   * Never fails.
+   */
+  refund(key: string, limit: number, windowMs: number, hit: LimitResult): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
