@@ -48,12 +48,12 @@ export async function buildContext(config: Config, opts: BuildContextOptions = {
   let cache = memoryCache();
   if (config.redisUrl) {
     const { connectRedis } = await import('./store/redis.ts');
-    const r = await connectRedis(config.redisUrl);
+    const r = await connectRedis(config.redisUrl, { maxWaiters: config.limiterMaxWaiters });
     limiter = r.limiter;
     if (config.usageLease.maxBlock <= 0) {
       // leases off: minute windows counted per event-loop turn, without tokens reserved ahead
       const { redisLimiter } = await import('./store/limiter.ts');
-      limiter = redisLimiter(r.redis, null);
+      limiter = redisLimiter(r.redis, null, { maxWaiters: config.limiterMaxWaiters });
     }
     cache = r.cache;
   }

@@ -31,6 +31,8 @@ export interface Config {
   http: { headersTimeoutMs: number; requestTimeoutMs: number; maxConnections: number };
   /** longest wait of one account-store operation: PostgreSQL statement_timeout, SQLite lock wait */
   storeTimeoutMs: number;
+  /** requests waiting for Redis' minute windows at most, per process; past it, 503 at once */
+  limiterMaxWaiters: number;
   /** usage leases (src/store/lease.ts): most requests reserved ahead per block (0: off), and the per-process rate per key below which none are */
   usageLease: { maxBlock: number; minRate: number };
   /** keyed fast path (src/gateway/fast-keyed.ts): repeated keyed 200s answered before Fastify's routing (KEYED_FAST_PATH, default on) */
@@ -186,6 +188,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       maxConnections: intVar(env, 'HTTP_MAX_CONNECTIONS', 10_000, 0, 1_000_000),
     },
     storeTimeoutMs: intVar(env, 'STORE_TIMEOUT_MS', 2000, 100, 60_000),
+    limiterMaxWaiters: intVar(env, 'LIMITER_MAX_WAITERS', 2000, 1, 1_000_000),
     usageLease: { maxBlock: intVar(env, 'USAGE_LEASE_MAX_BLOCK', 500, 0, 1_000_000), minRate: intVar(env, 'USAGE_LEASE_MIN_RATE', 200, 1, 1_000_000) },
     keyedFastPath: boolVar(env, 'KEYED_FAST_PATH', true),
     demo: {

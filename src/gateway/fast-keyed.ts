@@ -55,11 +55,15 @@ export const FAST_PATH_ENTRIES = 10_000;
 /** Only request lines up to this many characters are remembered (a longer one is always Fastify's). */
 export const FAST_PATH_MAX_URL = 512;
 /**
- * The memo's budget: the request lines' characters (2 bytes each) plus a fixed cost per entry; past
- * it, or past FAST_PATH_ENTRIES, the least recently used line is forgotten (never the whole memo).
+ * The memo's budget: what an entry holds at most, counted when it is remembered (the request line,
+ * kept twice: as the key and as the access line's URL field, 2 bytes a character each at worst; the
+ * entry, its route and the header segments of its 200, measured by bench/fast-path-memory.ts); past
+ * it, or past FAST_PATH_ENTRIES, the least recently used line is forgotten (never the whole memo). An
+ * entry holds no answer body: the bytes are the engine memo's (32 MB budget), so the memo's heap
+ * stays within this budget whatever the answers' size (issue 31).
  */
-export const FAST_PATH_BYTES = 4 * 1024 * 1024;
-const ENTRY_OVERHEAD_BYTES = 200;
+export const FAST_PATH_BYTES = 16 * 1024 * 1024;
+const ENTRY_OVERHEAD_BYTES = 1200;
 
 
 
@@ -89,7 +93,7 @@ export class KeyedFastPath implements FastPathHandle {
   private readonly routes = new LRUCache<string, Entry>({
     max: FAST_PATH_ENTRIES,
     maxSize: FAST_PATH_BYTES,
-    sizeCalculation: (_e, url) => url.length * 2 + ENTRY_OVERHEAD_BYTES,
+    sizeCalculation: (_e, url) => url.length * 4 + ENTRY_OVERHEAD_BYTES,
   });
   /** the access log, when requests are logged at the configured level (set by the app) */
   private log: AccessLog | undefined;
@@ -405,7 +409,9 @@ const OUT_200 = headerList(['content-type', 'content-length']);
 interface Segments {
   h: PlanHeaders;
   plan: string;
-  answer: FastAnswer;
+  /** the answer's tag and length (never the answer: its bytes are the engine memo's to keep or let go) */
+  etag: string;
+  length: number;
   /** after the request id, before the minute's remaining count */
   minute: string;
   /** after the minute's reset, before the month's remaining count */
@@ -425,11 +431,13 @@ function flat(s: string): string {
 
 function segmentsOf(e: Entry, h: PlanHeaders, plan: string, answer: FastAnswer): Segments {
   const g = e.head;
-  if (g !== undefined && g.h === h && g.plan === plan && g.answer === answer) return g;
+  // the engine route gives a new answer object on every call: the same answer is the same tag and length
+  if (g !== undefined && g.h === h && g.plan === plan && g.etag === answer.etag && g.length === answer.bytes.length) return g;
   return (e.head = {
     h,
     plan,
-    answer,
+    etag: answer.etag,
+    length: answer.bytes.length,
     minute: flat('\r\nx-ratelimit-minute-limit: ' + h.minuteLimitS + '\r\nx-ratelimit-minute-remaining: '),
     month: flat('\r\nx-ratelimit-plan: ' + plan + '\r\nx-ratelimit-limit: ' + h.limit + '\r\nx-ratelimit-remaining: '),
     tag: flat(

@@ -107,6 +107,8 @@ class Lease {
   lastUse = 0;
   /** this holder has an open usage_leases row for the block */
   open = false;
+  /** refunds that came while the lease was busy (added to the block when it is not) */
+  refundsDue = 0;
   /** a reservation that requests wait for (or a hand-back) is in flight: the block serves nothing */
   busy = false;
   /** a background reservation (prefetch) is in flight: the block keeps serving its free requests */
@@ -435,6 +437,7 @@ export class LeasedAccountStore implements AccountStore {
         for (const w of batch) w.reject(e);
       }
     }
+    this.settleRefunds(l);
     l.busy = false;
     if (l.retired) await this.handBack(l);
     else if (l.waiting.length) this.schedule(l);
@@ -491,6 +494,7 @@ export class LeasedAccountStore implements AccountStore {
     if (l.free > 0 || l.open) {
       l.busy = true;
       await this.returnBlock(l);
+      this.settleRefunds(l);
       l.busy = false;
     }
     if (l.retired && !l.busy && l.free === 0) this.retired.delete(l);
@@ -509,19 +513,36 @@ export class LeasedAccountStore implements AccountStore {
     }
   }
 
-  /** A counted request failed on our side: it goes back into the local block when there is one. */
+  /**
+   * A counted request failed on our side. It goes back into this key's block when the block is of
+   * today (the count is in the store's rows, so a free request of the block is handed back with the
+   * rest), also when the block was just handed back or newly granted; while a reservation or a
+   * hand-back is in flight it is added when that returns. With no block of today it is handed back
+   * through the store with an id (applied once, and sent again in the background while the store
+   * does not answer: giveBack). Never fails: a refund that rejected crashed the fast path (issue 31).
+   */
   async refundMonthly(keyId: string, period: string): Promise<void> {
     const l = this.leases.get(`${keyId}\u0000${period}`);
-    if (l && !l.busy && l.served > 0 && this.now() < l.dayEnd) {
-      l.served--;
-      l.free++;
-      if (!l.open) {
+    const now = this.now();
+    if (l && now < l.dayEnd) {
+      if (l.busy) l.refundsDue++;
+      else {
+        if (l.served > 0) l.served--;
+        l.free++;
         // the row count still says "counted"; a block with free requests must be handed back
         l.open = true;
       }
       return;
     }
-    return this.inner.refundMonthly(keyId, period);
+    await this.giveBack(keyId, period, dayOf(new Date(now)), 1);
+  }
+
+  /** Refunds that came while `l` was busy go into its block (called as it stops being busy). */
+  private settleRefunds(l: Lease) {
+    if (l.refundsDue === 0) return;
+    l.free += l.refundsDue;
+    l.refundsDue = 0;
+    l.open = true;
   }
 
   private localFree(keyId: string, period: string, day?: string): number {

@@ -2,10 +2,10 @@
 // clock via TTLs) and the shared demo cache. No offline queue: while Redis is down a command fails
 // at once (never hangs), and the client reconnects by itself when Redis returns.
 import { Redis } from 'ioredis';
-import { redisLimiter } from './limiter.ts';
+import { DEFAULT_WINDOW_LEASE, redisLimiter, type WaitBounds } from './limiter.ts';
 import { redisCache } from './cache.ts';
 
-export async function connectRedis(url: string) {
+export async function connectRedis(url: string, bounds: WaitBounds = {}) {
   const redis = new Redis(url, {
     enableOfflineQueue: false,
     enableAutoPipelining: true,
@@ -20,5 +20,5 @@ export async function connectRedis(url: string) {
     redis.once('ready', done);
     setTimeout(done, 2000).unref();
   });
-  return { redis, limiter: redisLimiter(redis), cache: redisCache(redis) };
+  return { redis, limiter: redisLimiter(redis, DEFAULT_WINDOW_LEASE, bounds), cache: redisCache(redis) };
 }

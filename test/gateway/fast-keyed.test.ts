@@ -8,7 +8,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { buildTestApp, sleep } from '../helper.ts';
+import type { FastRoute } from '../../src/gateway/fast-keyed.ts';
 import { flushRedis, redisUrl, Relay, viaRelay } from '../services.ts';
 
 interface Answer {
@@ -754,5 +757,44 @@ test('on Redis, a request waiting on the fast path that the limiter then refuses
     assert.equal(lowest, 1_000_000 - ok.length);
   } finally {
     await done();
+  }
+});
+
+test('the request-line memo keeps no answer body: a body the fast path sent is collectable at once (issue 31)', async () => {
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc') as () => void;
+  const t = await started();
+  try {
+    await t.ctx.store.upsertPlan({ name: 'roomy', monthly_limit: 1_000_000, per_minute_limit: 100_000 });
+    const { auth } = await t.createKey('roomy');
+    await untilFast(t.get, '/v1/resolve-entity?q=merlot', auth);
+    // a line whose answer is a new 1 MB body on every call, as the engine route gives a new answer
+    // object on every call (its bytes are the engine memo's to keep, never the fast path's)
+    const bodies: WeakRef<Buffer>[] = [];
+    const route: FastRoute = {
+      route: '/v1/resolve-entity',
+      answer: () => {
+        const bytes = Buffer.alloc(1 << 20, 0x20);
+        bodies.push(new WeakRef(bytes));
+        return { bytes, etag: '"memo-body-test"' };
+      },
+      answered: () => undefined,
+    };
+    const path = '/v1/resolve-entity?q=memo-body-test';
+    t.fast.remember(path, route);
+    for (let i = 0; i < 4; i++) {
+      const a = await t.get(path, auth);
+      assert.equal(a.status, 200);
+      assert.equal(a.fast, true, 'answered on the fast path');
+      assert.equal(a.body.length, 1 << 20);
+    }
+    assert.equal(bodies.length, 4);
+    for (let i = 0; i < 3; i++) {
+      await sleep(20);
+      gc();
+    }
+    assert.deepEqual(bodies.map((b) => b.deref() === undefined), [true, true, true, true], 'no answer body outlives its answer');
+  } finally {
+    await t.close();
   }
 });

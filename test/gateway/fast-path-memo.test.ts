@@ -11,7 +11,7 @@ const route: FastRoute = { route: '/v1/resolve-entity', answer: () => undefined,
 test('the bounds are the documented numbers', () => {
   assert.equal(FAST_PATH_ENTRIES, 10_000);
   assert.equal(FAST_PATH_MAX_URL, 512);
-  assert.equal(FAST_PATH_BYTES, 4 * 1024 * 1024);
+  assert.equal(FAST_PATH_BYTES, 16 * 1024 * 1024);
 });
 
 test('a long request line is never remembered; a full memo forgets the oldest lines, never all of them; its bytes stay within the budget', async () => {
