@@ -29,7 +29,7 @@ interface WindowScripts {
   reserve: Reserve | null;
   /** counts n hits whatever the limit (a refused hit stays counted): [count after, ms until the window resets, the window's end] */
   count: (fullKey: string, n: number, windowSeconds: number) => Promise<[number, number, number]>;
-  /** adds delta (< 0: gives back, never below 0) only while the key is still the window that ends at `end` (± 1 s); returns what it applied */
+  /** adds delta (< 0: gives back, never below 0) only while the key is still the window that ends at `end` (± 50 ms); returns what it applied */
   adjust: (fullKey: string, delta: number, end: number) => Promise<number>;
 }
 
@@ -554,8 +554,12 @@ class FlexibleWindowLimiter implements WindowLimiter {
   }
 }
 
-/** Two windows whose ends (Redis' clock, ms) are this close are the same window. */
-const WINDOW_END_TOLERANCE_MS = 1000;
+/**
+ * Two windows whose ends (Redis' clock, ms) are this close are the same window: both ends are read
+ * in one script (TIME + PTTL), so one window's end reads the same to the millisecond; a window made
+ * again after a loss ends later by the time between the two windows' first hits.
+ */
+const WINDOW_END_TOLERANCE_MS = 50;
 
 /** Redis' clock in epoch ms, inside a script (TIME: seconds and microseconds). */
 const NOW_MS = `local t = redis.call('time')
