@@ -3,13 +3,13 @@
 // The engine has no authentication and no metering of its own: bind it to a private address that
 // only the gateways reach. It checks its own parameters by the keyed API's rules: lengths in
 // Unicode code points (as the gateway's JSON-schema validation counts them, so a term the gateway
-// admits is never refused here), no control characters. Its log masks keys, percent-encoded too.
+// admits is never refused here), no control characters. Its log masks keys, percent-encoded too, in every field.
 import Fastify from 'fastify';
 import { loadConfig, ConfigError, type Config } from './config.ts';
 import { loadEngine } from './bootstrap.ts';
 import { ENGINE_OPS, EngineRunner, KB_VERSION_HEADER, type EngineOp } from './gateway/engine-client.ts';
 import type { Engine } from './engine/engine.ts';
-import { redactKeys } from './gateway/redact.ts';
+import { redactKeys, redactLine } from './gateway/redact.ts';
 
 /** Length in Unicode code points: what JSON Schema's maxLength counts (an emoji is 1, not 2). */
 export function codePointLength(s: string): number {
@@ -65,6 +65,8 @@ export function buildEngineServer(engine: Engine, logLevel = 'info', logStream?:
     logger: {
       level: logLevel,
       ...(logStream ? { stream: logStream } : {}),
+      // keys masked from every field of every line, in any encoding (redact.ts)
+      hooks: { streamWrite: redactLine },
       serializers: {
         req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: redactKeys(req.url), remoteAddress: req.ip }),
       },
@@ -92,9 +94,11 @@ export function buildEngineServer(engine: Engine, logLevel = 'info', logStream?:
 async function main() {
   const config = loadConfig();
   const engine = loadEngine(config);
+  // the pair-food index is built before listening: a food vocabulary that cannot be loaded is a
+  // start-up error naming the file, never a crash after listening (issue 31, item 5)
+  engine.warmFood();
   const app = buildEngineServer(engine, config.logLevel, undefined, config.http);
   await app.listen({ port: config.port, host: config.host });
-  setImmediate(() => engine.warmFood());
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

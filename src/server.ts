@@ -12,6 +12,15 @@ export async function startServer(config: Config = loadConfig()) {
   const t0 = performance.now();
   steadyAllocation();
   const ctx = await buildContext(config);
+  // the pair-food index (food vocabulary and placed guidance, some 0.2–0.4 s) is built before listening:
+  // a vocabulary that cannot be loaded is a start-up error naming the file (exit code 1), never a crash
+  // after ready, and no request waits behind the build (issue 31, item 5)
+  try {
+    ctx.engine.warm?.();
+  } catch (e) {
+    await closeContext(ctx).catch(() => undefined);
+    throw e;
+  }
   const app = await buildApp(ctx);
   let closing: Promise<void> | undefined;
   const close = () =>
@@ -28,9 +37,6 @@ export async function startServer(config: Config = loadConfig()) {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   await app.listen({ port: config.port, host: config.host });
-  // the pair-food index (food vocabulary and placed guidance, some 0.2–0.4 s) is built now rather than
-  // on the first /v1/pair-food request
-  setImmediate(() => ctx.engine.warm?.());
   app.log.info({ startup_ms: Math.round(performance.now() - t0), engine: ctx.engine.mode, store: ctx.store.kind, limiter: ctx.limiter.kind }, 'drinks intelligence ready');
   return { app, ctx, close };
 }

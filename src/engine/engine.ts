@@ -217,9 +217,17 @@ export class Engine {
     return (this.foodEvidence ??= foodEvidenceOf(this.kb));
   }
 
-  /** Builds the food index ahead of the first pair-food request (the server calls it after listening). */
+  /**
+   * Builds the food index ahead of the first pair-food request. Start-up calls it before listening
+   * (src/server.ts, src/engine-server.ts), so a food vocabulary that cannot be loaded stops the process
+   * with this error, naming the file, instead of failing after it reported ready (issue 31, item 5).
+   */
   warmFood(): void {
-    this.food();
+    try {
+      this.food();
+    } catch (e) {
+      throw new Error(`The food vocabulary of /v1/pair-food did not load: ${(e as Error).message}`, { cause: e });
+    }
   }
 
   /**

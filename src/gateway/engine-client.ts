@@ -42,7 +42,11 @@ export interface EngineClient {
    */
   prepareSync?(op: EngineOp, params: EngineParams): () => EngineAnswer;
   health(): Promise<EngineHealth>;
-  /** Builds what the engine builds on first use (the pair-food index), where the engine is in this process. */
+  /**
+   * Builds what the engine builds on first use (the pair-food index), where the engine is in this
+   * process. Start-up calls it before listening; it throws, naming the file, when the food vocabulary
+   * cannot be loaded.
+   */
   warm?(): void;
   close(): Promise<void>;
 }

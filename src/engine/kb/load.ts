@@ -79,10 +79,19 @@ const FoodVocabularySchema = Type.Object({
 });
 const FoodVocabularyCheck = TypeCompiler.Compile(FoodVocabularySchema);
 
-/** data/food/vocabulary.json, checked against its schema; throws naming the file when it does not fit. */
+/**
+ * data/food/vocabulary.json, checked against its schema; throws naming the file when it cannot be read,
+ * is not JSON (a truncated copy) or does not fit.
+ */
 export function readFoodVocabulary(dataDir: string): FoodVocabularyRecord {
   const file = path.join(dataDir, 'food', 'vocabulary.json');
-  const data = JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
+  let data: unknown;
+  try {
+    data = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    throw new Error(`food/vocabulary.json ${err.code ? 'cannot be read' : 'is not valid JSON'}: ${err.message} (${file})`);
+  }
   if (!FoodVocabularyCheck.Check(data)) throw new Error(`food/vocabulary.json does not fit its schema at ${[...FoodVocabularyCheck.Errors(data)][0]?.path ?? '/'}`);
   return data as FoodVocabularyRecord;
 }
