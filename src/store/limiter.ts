@@ -618,8 +618,9 @@ return d`;
 export const MEMORY_LIMITER_MAX_WINDOWS = 100_000;
 
 /**
- * Fixed windows in process memory, bounded: at most `maxWindows` windows (about 150 bytes each, so
- * some 15 MB at the default), least recently used dropped first. A dropped window can only give its
+ * Fixed windows in process memory, bounded: at most `maxWindows` windows (about 330 bytes each with
+ * the demo's window names, so some 33 MB of heap at the default: bench/limiter-memory.ts), least
+ * recently used dropped first. A dropped window can only give its
  * caller a fresh window early; the windows in use (the daily cap, active callers) are the recently
  * used ones. Expired windows are replaced on their next use.
  */
