@@ -11,7 +11,7 @@ import { ApiError, errorBody } from './gateway/errors.ts';
 import { DEMO_PREFIX } from './gateway/paths.ts';
 import { bodyJson } from './gateway/engine-client.ts';
 import health, { invalidateHealth } from './routes/health.ts';
-import { redactKeys } from './gateway/redact.ts';
+import { redactKeys, redactLine } from './gateway/redact.ts';
 import { requestIdOf } from './gateway/request-id.ts';
 import plans from './routes/plans.ts';
 import resolveEntity, { resolveEntityRoute } from './routes/v1/resolve-entity.ts';
@@ -114,11 +114,16 @@ export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}) {
 
 type App = FastifyInstance;
 
-/** Pino's options: the level, keys redacted from the URL and the Authorization header. */
+/**
+ * Pino's options: the level, keys redacted from the URL and the Authorization header, and from
+ * every other field of every line, in any encoding (redactLine: a header that reaches a line by
+ * any way, a Host or a forwarded address in an error, is covered too).
+ */
 function loggerOptions(ctx: GatewayContext, opts: AppOptions) {
   return {
     level: ctx.config.logLevel,
     redact: { paths: ['req.headers.authorization', 'headers.authorization'], censor: '[redacted]' },
+    hooks: { streamWrite: redactLine },
     serializers: {
       req: (req: { method: string; url: string; hostname?: string; ip?: string; socket?: { remotePort?: number } }) => ({
         method: req.method,

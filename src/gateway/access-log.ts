@@ -3,8 +3,8 @@
 // wrote for Fastify's "request completed" with the request's fields beside it, built here as one
 // string (no serializer pass, no child logger per request):
 //   {"level":30,"time":<ms>,"pid":<pid>,"hostname":"<host>","reqId":"<id>",
-//    "req":{"method":"GET","url":"<url, keys redacted>","host":"<Host without port>",
-//           "remoteAddress":"<address>","remotePort":<port>},
+//    "req":{"method":"GET","url":"<url, keys redacted>","host":"<Host without port, keys redacted>",
+//           "remoteAddress":"<address, keys redacted>","remotePort":<port>},
 //    "res":{"statusCode":200},"responseTime":<ms>,"msg":"request completed"}
 // A field with no value (a request without Host) is left out, as pino leaves out undefined.
 import os from 'node:os';
@@ -41,7 +41,11 @@ export function urlField(url: string): string {
   return `"url":${JSON.stringify(redactKeys(url))}`;
 }
 
-/** The peer fields of a line, each left out when it has no value: `,"host":…,"remoteAddress":…,"remotePort":…`. */
+/**
+ * The peer fields of a line, each left out when it has no value: `,"host":…,"remoteAddress":…,"remotePort":…`.
+ * The host is the client's Host header (or X-Forwarded-Host behind TRUST_PROXY) and the address may
+ * be X-Forwarded-For's: keys redacted from both.
+ */
 export function peerFields(host: string | undefined, address: string | undefined, port: number | undefined): string {
-  return `${host === undefined ? '' : `,"host":${JSON.stringify(host)}`}${address === undefined ? '' : `,"remoteAddress":${JSON.stringify(address)}`}${port === undefined ? '' : `,"remotePort":${port}`}`;
+  return `${host === undefined ? '' : `,"host":${JSON.stringify(redactKeys(host))}`}${address === undefined ? '' : `,"remoteAddress":${JSON.stringify(redactKeys(address))}`}${port === undefined ? '' : `,"remotePort":${port}`}`;
 }
