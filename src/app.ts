@@ -88,7 +88,8 @@ function limitMaxOf(request: { routeOptions?: { schema?: { querystring?: unknown
 
 export interface AppOptions {
   logger?: boolean | object;
-  logStream?: NodeJS.WritableStream;
+  /** where the log lines go (default: standard output through a LogSink); a LogSink's dropped lines are counted in the metrics */
+  logStream?: NodeJS.WritableStream | LogSink;
 }
 
 /**
@@ -99,13 +100,14 @@ export interface AppOptions {
 export async function buildApp(ctx: GatewayContext, opts: AppOptions = {}) {
   const fast = keyedFastPath(ctx);
   const app = Fastify(fastifyOptions(ctx, opts, fast));
-  registerAccessLog(app, fast, opts.logStream ?? logDestination());
+  const logs = opts.logStream ?? logDestination();
+  registerAccessLog(app, fast, logs);
   limitConnections(app, ctx);
   serializeEngineBodies(app);
   registerRequestChecks(app);
   registerErrorEnvelope(app, ctx);
   registerShutdown(app, fast);
-  registerMetrics(app, ctx, () => (opts.logStream ? 0 : (destination?.dropped ?? 0)));
+  registerMetrics(app, ctx, logs instanceof LogSink ? () => logs.droppedLines : undefined);
   registerStandardHeaders(app, ctx.now);
   await registerDocs(app, ctx);
   await registerRoutes(app, ctx);
@@ -145,6 +147,10 @@ let destination: LogSink | undefined;
 /** Standard output for the logs, buffered (64 KB blocks, src/gateway/log-sink.ts) and flushed on close and at exit; one per process. */
 function logDestination() {
   if (!destination) {
+    // Node puts a pipe or socket into non-blocking mode when process.stdout is first used: then a
+    // reader that stops makes a write fail with EAGAIN instead of blocking (a thread, or the stop,
+    // for ever), so the sink can give up at its drain deadline (LOG_DRAIN_MS)
+    void process.stdout;
     destination = new LogSink(1);
     // a quiet service still shows its lines within a second
     setInterval(() => flushLogs(false), LOG_FLUSH_MS).unref();

@@ -11,6 +11,7 @@ import type { GatewayContext } from './context.ts';
 import { ApiError } from './errors.ts';
 import { authFailureWindows } from './auth-failures.ts';
 import { clientIp, ipBucket } from './client-address.ts';
+import type { DroppedLines } from './log-sink.ts';
 
 export { answerCounted, answerSeriesOf, CounterSeries, HistogramSeries, Metrics } from './metric-series.ts';
 
@@ -40,14 +41,33 @@ function countedFrom(m: Metrics, name: string, help: string, read: () => number)
   });
 }
 
+/** Log lines dropped, by level: a running count kept by the log sink, read at scrape time. */
+function droppedLogLines(m: Metrics, read: () => DroppedLines) {
+  const counted: DroppedLines = { info: 0, warn: 0 };
+  const severity = { info: 'info_or_below', warn: 'warn_or_above' } as const;
+  new Counter({
+    name: 'dis_log_lines_dropped_total',
+    help: 'Log lines dropped because standard output did not drain (16 MB of blocks waiting for info and below, 1 MB more for warn and above; or at the drain deadline of a stop)',
+    labelNames: ['severity'],
+    registers: [m.registry],
+    collect() {
+      const now = read();
+      for (const k of ['info', 'warn'] as const) {
+        this.inc({ severity: severity[k] }, Math.max(0, now[k] - counted[k]));
+        counted[k] = now[k];
+      }
+    },
+  });
+}
+
 /** Hooks on the root app (every route), the /metrics route when a token is set, the metrics port. */
-export function registerMetrics(app: FastifyInstance, ctx: GatewayContext, logLinesDropped: () => number = () => 0) {
+export function registerMetrics(app: FastifyInstance, ctx: GatewayContext, logLinesDropped: () => DroppedLines = () => ({ info: 0, warn: 0 })) {
   const m = new Metrics();
   ctx.metrics = m;
   // counts kept where they happen, read at scrape time (nothing per request)
   countedFrom(m, 'dis_fast_path_answers_total', 'Keyed answers given by the keyed fast path (also counted in dis_http_requests_total)', () => ctx.fastPath?.answered ?? 0);
   countedFrom(m, 'dis_fast_path_waits_total', 'Keyed requests that waited on the fast path for Redis minute tokens (answered there when admitted, else by Fastify)', () => ctx.fastPath?.waited ?? 0);
-  countedFrom(m, 'dis_log_lines_dropped_total', 'Log lines dropped because standard output did not drain (16 MB of blocks were waiting)', logLinesDropped);
+  droppedLogLines(m, logLinesDropped);
   app.addHook('onResponse', (request, reply, done) => {
     answerCounted(m, request.routeOptions.url ?? 'unmatched', request.method, reply.statusCode, reply.elapsedTime / 1000);
     done();

@@ -1,12 +1,16 @@
 // The log sink (src/gateway/log-sink.ts): lines kept in blocks and written in order, whole, on a
-// real file and a real FIFO that stops draining; the bound on what waits.
+// real file and a real FIFO that stops draining; the bound on what waits, and the reserve that keeps
+// warn and error lines ahead of access lines (issue 31).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
+import pino from 'pino';
 import { LogSink } from '../../src/gateway/log-sink.ts';
+import { AccessLog } from '../../src/gateway/access-log.ts';
+import { buildTestApp } from '../helper.ts';
+import { stalledFifo } from './fifo.ts';
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'dis-log-sink-'));
 
@@ -65,13 +69,9 @@ test('flushSync writes every line in hand before it returns', () => {
 });
 
 test('a reader that stops: blocks wait up to maxQueued, later lines are dropped and counted, the rest arrive in order once it reads', async () => {
-  const dir = tmp();
-  const fifo = path.join(dir, 'pipe');
-  execFileSync('mkfifo', [fifo]);
-  // read and write ends on one non-blocking descriptor: nobody reads until the test does
-  const fd = fs.openSync(fifo, fs.constants.O_RDWR | fs.constants.O_NONBLOCK);
+  const out = stalledFifo();
   try {
-    const sink = new LogSink(fd, { blockBytes: 4096, maxQueued: 256 * 1024 });
+    const sink = new LogSink(out.fd, { blockBytes: 4096, maxQueued: 256 * 1024 });
     const line = (i: number) => `{"n":"${String(i).padStart(6, '0')}","pad":"${'p'.repeat(100)}"}\n`;
     let i = 0;
     // far more than the pipe (64 KB) and the bound (256 KB) hold
@@ -80,23 +80,8 @@ test('a reader that stops: blocks wait up to maxQueued, later lines are dropped 
     assert.ok(sink.dropped > 0, 'lines past the bound are dropped');
     assert.ok(sink.pending <= 256 * 1024 + 4096, `what waits stays bounded (${sink.pending})`);
     // now read everything; the sink retries after EAGAIN and drains
-    let got = '';
-    const buf = Buffer.alloc(65536);
-    await until(() => {
-      for (;;) {
-        let n = 0;
-        try {
-          n = fs.readSync(fd, buf, 0, buf.length, null);
-        } catch (e) {
-          if ((e as NodeJS.ErrnoException).code === 'EAGAIN') break;
-          throw e;
-        }
-        if (n <= 0) break;
-        got += buf.toString('latin1', 0, n);
-      }
-      return sink.pending === 0;
-    }, 'the queue to drain');
-    const seen = got.split('\n').filter(Boolean);
+    await until(() => (out.read(), sink.pending === 0), 'the queue to drain');
+    const seen = out.read().split('\n').filter(Boolean);
     assert.equal(seen.length + sink.dropped, 6000, 'every line either arrived or was counted as dropped');
     // in order, each whole
     let last = -1;
@@ -107,7 +92,66 @@ test('a reader that stops: blocks wait up to maxQueued, later lines are dropped 
     }
     assert.equal(Number(JSON.parse(seen[0]!).n), 0);
   } finally {
-    fs.closeSync(fd);
-    fs.rmSync(dir, { recursive: true, force: true });
+    out.close();
+  }
+});
+
+test('past the bound, warn and error lines are kept (a reserve of their own) while access lines are dropped, each counted by kind', async () => {
+  const out = stalledFifo();
+  try {
+    const sink = new LogSink(out.fd, { blockBytes: 4096, maxQueued: 128 * 1024, reservedBytes: 32 * 1024 });
+    // the gateway's two writers: pino (every level) and the access log
+    const log = pino({ level: 'info', base: null }, sink);
+    const access = new AccessLog(sink);
+    let warns = 0;
+    // some 750 KB of access lines, many times the FIFO (64 KB) and the bound (128 KB), with a warn
+    // line every 100 access lines and an error line every 300 (some 6 KB of them)
+    for (let i = 0; i < 3000; i++) {
+      access.line(`a-${i}`, 'GET', `/v1/explain?q=${'syrah'.repeat(20)}`, 'api.example', '203.0.113.9', 5555, 200, 0.25);
+      if (i % 100 === 99) log.warn({ n: warns++ }, 'a warning');
+      if (i % 300 === 299) log.error({ n: warns++ }, 'an error');
+    }
+    sink.flush();
+    assert.ok(sink.pending <= 128 * 1024 + 32 * 1024, `what waits stays within the bound and the reserve (${sink.pending})`);
+    await until(() => (out.read(), sink.pending === 0), 'the queue to drain');
+    const lines = out.read().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const kept = lines.filter((l) => l.level >= 40).map((l) => l.n);
+    assert.deepEqual(kept, Array.from({ length: warns }, (_, i) => i), 'every warn and error line arrived, in order');
+    const accessLines = lines.filter((l) => l.msg === 'request completed').length;
+    assert.deepEqual(sink.droppedLines, { info: 3000 - accessLines, warn: 0 }, 'the dropped lines were access lines, all counted');
+    assert.ok(accessLines < 3000, 'access lines were dropped');
+
+    // the reserve is bounded too: warn lines past it are dropped and counted as such
+    for (let i = 0; i < 3000; i++) log.warn({ pad: 'w'.repeat(200) }, 'a flood of warnings');
+    sink.flush();
+    assert.ok(sink.pending <= 128 * 1024 + 32 * 1024, `what waits stays within the bound and the reserve (${sink.pending})`);
+    assert.ok(sink.droppedLines.warn > 0, 'warn lines past the reserve are counted as warn lines');
+  } finally {
+    out.close();
+  }
+});
+
+test('the dropped-lines metric says which kind was dropped', async () => {
+  const out = stalledFifo();
+  const sink = new LogSink(out.fd, { blockBytes: 4096, maxQueued: 16 * 1024, reservedBytes: 16 * 1024 });
+  const token = 'metrics-token-0123456789';
+  const t = await buildTestApp({ logStream: sink as unknown as NodeJS.WritableStream, env: { LOG_LEVEL: 'info', METRICS_TOKEN: token } });
+  try {
+    // about 500 access lines of 250 bytes: far past the FIFO (64 KB) and the bound
+    for (let i = 0; i < 500; i++) await t.app.inject({ url: '/plans' });
+    t.app.log.warn('kept past the bound');
+    sink.flush();
+    // the scrape's own access line comes after its answer
+    const dropped = sink.droppedLines.info;
+    const m = await t.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${token}` } });
+    const info = Number(/^dis_log_lines_dropped_total\{severity="info_or_below"\} (\d+)$/m.exec(m.body)?.[1]);
+    const warn = Number(/^dis_log_lines_dropped_total\{severity="warn_or_above"\} (\d+)$/m.exec(m.body)?.[1]);
+    assert.ok(info > 0 && info === dropped, `access lines dropped and counted (${info} of ${dropped})`);
+    assert.equal(warn, 0, 'no warn line dropped');
+    await until(() => (out.read(), sink.pending === 0), 'the queue to drain');
+    assert.match(out.read(), /"level":40,[^\n]*"msg":"kept past the bound"/);
+  } finally {
+    await t.close();
+    out.close();
   }
 });
