@@ -5,8 +5,9 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { ROOT } from './evaluate.ts';
 
-export function runShipped(entry: string, args: string[] = []): void {
+/** `nodeFlags` go to node before the bundle (e.g. --expose-gc), `args` after it. */
+export function runShipped(entry: string, args: string[] = [], nodeFlags: string[] = []): void {
   const outfile = path.join(ROOT, 'bench', '.build', `${path.basename(entry, '.ts')}.mjs`);
   buildSync({ entryPoints: [path.join(ROOT, entry)], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'warning' });
-  execFileSync(process.execPath, [outfile, ...args], { stdio: 'inherit', cwd: ROOT });
+  execFileSync(process.execPath, [...nodeFlags, outfile, ...args], { stdio: 'inherit', cwd: ROOT });
 }

@@ -23,7 +23,7 @@
 import type { KnowledgeBase, Entity } from './kb/load.ts';
 import { exactForm, fold, isWeakWord, STOP_WORDS } from './normalize.ts';
 import { DesignationWords } from './market-words.ts';
-import type { Candidate, Resolver } from './resolver.ts';
+import type { Candidate, Resolver, WholeNames } from './resolver.ts';
 
 export type MentionRole = 'appellation' | 'geography' | 'grape' | 'wine_style' | 'spirit' | 'beer_style';
 
@@ -71,6 +71,11 @@ const AGE = /(\d{1,2})\s?(?:-\s?)?(?:year|years|yr|yrs|yo|y\.o\.|jahre|ans|años
 const YEAR = /(?<![\p{L}\p{N}])(1[89]\d{2}|20\d{2})(?![\p{L}\p{N}])/gu;
 const SHORT_YEAR = /[’'‘]\s?(\d{2})(?![\p{L}\p{N}%])/gu;
 const NV = /(?<![\p{L}\p{N}])(?:NV|N\.V\.|non[- ]vintage)(?![\p{L}\p{N}])/gu;
+/** A run of white space, U+FEFF left out (case mapping reads it as no break: "ΑΣ\uFEFFΒ" keeps a medial sigma). */
+const SPACE_RUN = /[^\S\uFEFF]+/g;
+/** A word written in numbers alone ("1", "𝟏", "1,5", "1-1-12"). */
+const NUMERAL_WORD = /^\p{N}+(?:[-'’.,]\p{N}+)*$/u;
+const DIGITS = /^[0-9]+$/;
 /** Opening quotation marks of a catalogue field (straight, curly, low, guillemets). */
 const QUOTE_OPEN = /^["“„«‘'‚‹]$/u;
 /** Capitalised words nothing explains before a name of several words that make it part of a name. */
@@ -166,15 +171,33 @@ export class LineParser {
     }
     // per word, once: whether a name holds its first and its last folded word, whether only spaces,
     // hyphens, apostrophes or a dot part it from the word before, and whether it and the word before
-    // are held together by some name (so each span below is checked with array look-ups only)
+    // are held together by some name (so each span below is checked with array look-ups only); whether
+    // it is written in numbers alone; and where it lies in `canon`, the line with each run of white space
+    // read as one space (the key under which a span is looked up once: see lookUp)
     const n = words.length;
     const startsName = new Uint8Array(n);
     const endsName = new Uint8Array(n);
     const joined = new Uint8Array(n);
     const paired = new Uint8Array(n);
+    const numeral = new Uint8Array(n);
+    const canonStart = new Int32Array(n);
+    const canonEnd = new Int32Array(n);
+    let canon = '';
+    // a word met again in the line is folded once
+    const folds = new Map<string, string[]>();
     let prevLast = '';
     for (let k = 0; k < n; k++) {
-      const f = fold(exactForm(words[k]!.text)).split(' ');
+      const w = words[k]!;
+      let f = folds.get(w.text);
+      if (!f) folds.set(w.text, (f = fold(exactForm(w.text)).split(' ')));
+      if (k > 0) {
+        const gap = text.slice(words[k - 1]!.end, w.start);
+        canon += gap === ' ' ? gap : gap.replace(SPACE_RUN, ' ');
+      }
+      canonStart[k] = canon.length;
+      canon += w.text;
+      canonEnd[k] = canon.length;
+      numeral[k] = f.every((t) => DIGITS.test(t)) && NUMERAL_WORD.test(w.text) ? 1 : 0;
       const first = f[0]!;
       const last = f[f.length - 1]!;
       startsName[k] = this.resolver.isNameWord(first) ? 1 : 0;
@@ -188,12 +211,28 @@ export class LineParser {
       }
       prevLast = last;
     }
+    // Whole names of words i … j−1, looked up once per span of this line: a span met again, with the
+    // same or other white space between its words ("1 1 1 …", "Rioja Rioja …"), reuses the first answer.
+    // The resolver's answer is a function of the span's exact form, which reads any run of white space
+    // as one space; only a shared term's candidate echoes the span as written, so a span that is one is
+    // looked up afresh when written otherwise. (Issue 31, item 7: 735 look-ups for "1 " × 150 before.)
+    const looked = new Map<string, { span: string; r: WholeNames }>();
+    const lookUp = (i: number, j: number, span: string): WholeNames => {
+      const key = canon.slice(canonStart[i]!, canonEnd[j - 1]!);
+      const hit = looked.get(key);
+      if (hit && (!hit.r.shared || hit.span === span)) return hit.r;
+      const r = this.resolver.wholeNames(span, 3);
+      if (!hit) looked.set(key, { span, r });
+      return r;
+    };
     const mentions: LineMention[] = [];
     const mention = (i: number, j: number, minWords: number) => {
       // words i … j−1, none used, in one run of the line (only spaces, hyphens, apostrophes or a dot between)
       if (j - i < minWords || !startsName[i] || endsName[j - 1] === 0 || (j - i > 1 && endsName[j - 1] === 2)) return false;
       for (let k = i; k < j; k++) if (words[k]!.used) return false;
       for (let k = i + 1; k < j; k++) if (!joined[k] || !paired[k]) return false;
+      // numbers alone are no name unless some name is written in numerals alone: not looked up
+      if (numeral[i] && numeral.subarray(i, j).every((x) => x === 1) && !this.resolver.numeralNames) return false;
       const start = words[i]!.start;
       const end = words[j - 1]!.end;
       const span = text.slice(start, end);
@@ -201,7 +240,7 @@ export class LineParser {
         const w = span.toLowerCase();
         if ([...w].length <= 2 || (isWeakWord(w) && !this.colours.has(w))) return false;
       }
-      const r = this.resolver.wholeNames(span, 3);
+      const r = lookUp(i, j, span);
       const top = r.candidates[0];
       if (!top || r.outOfScope) return false;
       const second = r.candidates[1];
@@ -216,11 +255,12 @@ export class LineParser {
       for (let i = 0; i + len <= words.length; i++) mention(i, i + len, 2);
     }
     // 3. designation words, traditional terms, colour words
-    for (const w of words) {
+    for (let k = 0; k < n; k++) {
+      const w = words[k]!;
       if (w.used) continue;
       const c = this.colours.get(w.text.toLowerCase());
       // a colour word that is itself a name ("Rosé", the wine style) is read as the name
-      if (c && !this.resolver.wholeNames(w.text, 1).candidates.length) {
+      if (c && !lookUp(k, k + 1, w.text).candidates.length) {
         terms.push({ start: w.start, end: w.end, text: w.text, kind: 'colour', value: c.value, source: c.source });
         w.used = true;
       }

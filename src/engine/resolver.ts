@@ -311,6 +311,13 @@ function offer(best: Map<number, Candidate>, entity: number, score: number, matc
   cur.value = value;
 }
 
+/** What wholeNames answers: the names equal to a span, and whether it is a shared term or out of scope. */
+export interface WholeNames {
+  candidates: Candidate[];
+  shared: boolean;
+  outOfScope: boolean;
+}
+
 export class Resolver {
   private readonly names: ResolvableName[];
   private readonly forms: Form[] = [];
@@ -570,6 +577,27 @@ export class Resolver {
     return this.wordIds.has(folded);
   }
 
+  /** Calls of wholeNames so far: tests and benchmarks read the difference around a call (issue 31, item 7). */
+  wholeNameLookups = 0;
+
+  private numeralNamesMemo: boolean | undefined;
+  /**
+   * Whether some name is written in numerals alone: an exact, folded, any-order or shared-term key made
+   * only of numbers (any script) and spaces. When none is, no run of numbers is a whole name, and the
+   * line parser looks none up ("1 1 1 …"). Read from the index on first use (about 0.3 million keys).
+   */
+  get numeralNames(): boolean {
+    if (this.numeralNamesMemo === undefined) {
+      const numeral = /^[\p{N} ]+$/u;
+      const any = (keys: Iterable<string>) => {
+        for (const k of keys) if (numeral.test(k)) return true;
+        return false;
+      };
+      this.numeralNamesMemo = any(this.exactMap.keys()) || any(this.foldedMap.keys()) || any(this.orderFreeMap.keys()) || any(this.sharedTerms.keys());
+    }
+    return this.numeralNamesMemo;
+  }
+
   get nameCount() {
     return this.names.length;
   }
@@ -579,7 +607,8 @@ export class Resolver {
    * and whether q is a declared shared term or out of scope; no partial or typo matches. Used by the
    * line parser, which tries many spans of a line and needs whole names only.
    */
-  wholeNames(q: string, limit = 5): { candidates: Candidate[]; shared: boolean; outOfScope: boolean } {
+  wholeNames(q: string, limit = 5): WholeNames {
+    this.wholeNameLookups++;
     const best = this.wholeScratch;
     best.clear();
     const r = this.collect(q, best, true);
