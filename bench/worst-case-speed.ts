@@ -32,6 +32,9 @@ const ONES = ['1', '𝟏', '１', '𝟙', '①', '¹', '₁'];
 /** white space of six kinds (a word of the line ends at any; inner hyphens, dots and apostrophes join) */
 const SEPS = [' ', '\t', '\u00a0', '\u2002', '\u2009', '\u3000'];
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+const BENGALI = [...'কখগঘচছজঝটঠডঢণতথদধনপফবভমযরলশষসহ'];
+/** words of three to five letters that begin the knowledge base's names, in key order */
+const NAME_WORDS = [...new Set([...engine.kb.entities].sort((a, b) => (a.key < b.key ? -1 : 1)).map((e) => e.name.split(' ')[0]!.toLowerCase()).filter((w) => /^[a-z]{3,5}$/.test(w)))];
 /** Seven letters drawn from the commonest of food names, the i-th of a fixed pseudo-random sequence. */
 function common(i: number): string {
   let x = (i + 1) * 2654435761;
@@ -49,6 +52,13 @@ const worstLines: [string, string][] = [
   ['seven forms of 1, six kinds of space', run((i) => ONES[i % ONES.length]!, SEPS, 300)],
   ['"Bio" (Bío-Bío) × 75, six kinds of space', run(() => 'Bio', SEPS, 300)],
   ['"ন" (a word of itself twice) × 150, six kinds of space', run(() => 'ন', SEPS, 300)],
+  // names in scripts whose vowel signs break words fold into runs of one-letter words, so nearly any two
+  // such letters are neighbours in some name: a walk from letter to neighbouring letter through the
+  // names' own pairs (found by a random walk over the knowledge base's Sinhala names), and Bengali
+  // letters with a stop word between each two (every pair with a stop word passes)
+  ['a walk through names\' neighbouring letters (Sinhala)', 'ට ය ව ක ව ස ල න ය ල ජ ර ස ප ත ය ව ල ජ ප ඤ ය ල ට න ග ර ම න ග ර ජ ප ර ම ක ය ක ර න ක ක ය ව න ඩ න ඩ ඩ ම ය න ග ව ක ව ක ර න ඩ න ට ව ක ව ක ක ව ක ස ය ව ව ක ර ල ක ව ස ර ස ර ම ස ත ග ව ක ට ව ල ඩ න ස ව ස ය ක ස ත '],
+  ['Bengali letters with "del" between', run((i) => BENGALI[(i * 7) % BENGALI.length]!, [' del '], 300)],
+  ['distinct name words with "de" between', run((i) => NAME_WORDS[i % NAME_WORDS.length]!, [' de '], 300)],
   ['"Rioja " × 50', 'Rioja '.repeat(50)],
   ['"Pinot Noir " × 27', 'Pinot Noir '.repeat(27)],
 ];

@@ -76,10 +76,19 @@ const SPACE_RUN = /[^\S\uFEFF]+/g;
 /** A word written in numbers alone ("1", "𝟏", "1,5", "1-1-12"). */
 const NUMERAL_WORD = /^\p{N}+(?:[-'’.,]\p{N}+)*$/u;
 const DIGITS = /^[0-9]+$/;
+const NO_NAMES: WholeNames = { candidates: [], shared: false, outOfScope: false };
 /** Opening quotation marks of a catalogue field (straight, curly, low, guillemets). */
 const QUOTE_OPEN = /^["“„«‘'‚‹]$/u;
 /** Capitalised words nothing explains before a name of several words that make it part of a name. */
 const RUN = 3;
+/**
+ * Spans made only of words of one or two letters looked up at most this many times a line. There the
+ * neighbouring-word check stops telling names from noise: names in scripts whose vowel signs break a
+ * word fold into runs of one-letter words ("ত্রিনিদাদ" is "ত র ন দ দ"), so nearly every two such letters
+ * are neighbours in some name, and a line of them spaced out made some 650 look-ups. No line or query
+ * of test/resolve/, nor any name of the knowledge base inside a line, needs more than 3.
+ */
+const SHORT_SPAN_LOOKUPS = 16;
 /** Longest entity name tried, in words. */
 const MAX_SPAN = 6;
 /** Score of a match found inside a line, below the same name asked alone. */
@@ -180,6 +189,7 @@ export class LineParser {
     const joined = new Uint8Array(n);
     const paired = new Uint8Array(n);
     const numeral = new Uint8Array(n);
+    const short = new Uint8Array(n);
     const canonStart = new Int32Array(n);
     const canonEnd = new Int32Array(n);
     let canon = '';
@@ -198,6 +208,7 @@ export class LineParser {
       canon += w.text;
       canonEnd[k] = canon.length;
       numeral[k] = f.every((t) => DIGITS.test(t)) && NUMERAL_WORD.test(w.text) ? 1 : 0;
+      short[k] = w.text.length <= 2 || (w.text.length <= 4 && [...w.text].length <= 2) ? 1 : 0;
       const first = f[0]!;
       const last = f[f.length - 1]!;
       startsName[k] = this.resolver.isNameWord(first) ? 1 : 0;
@@ -217,10 +228,12 @@ export class LineParser {
     // as one space; only a shared term's candidate echoes the span as written, so a span that is one is
     // looked up afresh when written otherwise. (Issue 31, item 7: 735 look-ups for "1 " × 150 before.)
     const looked = new Map<string, { span: string; r: WholeNames }>();
+    let shortLookups = 0;
     const lookUp = (i: number, j: number, span: string): WholeNames => {
       const key = canon.slice(canonStart[i]!, canonEnd[j - 1]!);
       const hit = looked.get(key);
       if (hit && (!hit.r.shared || hit.span === span)) return hit.r;
+      if (j - i > 1 && short.subarray(i, j).every((x) => x === 1) && ++shortLookups > SHORT_SPAN_LOOKUPS) return NO_NAMES;
       const r = this.resolver.wholeNames(span, 3);
       if (!hit) looked.set(key, { span, r });
       return r;

@@ -375,8 +375,8 @@ export class Resolver {
 
   private readonly kindOf: (entity: number) => EntityKind;
   private readonly outOfScopeWords = new Set<string>(); // one-word out-of-scope terms, folded
-  private readonly outOfScopePhrases: string[] = []; // several-word terms, folded, padded with spaces
-  private readonly outOfScopeFirst = new Set<string>(); // first words of those terms (most queries hold none)
+  /** several-word terms, folded, padded with spaces, by their first word (most queries hold none) */
+  private readonly outOfScopePhrases = new Map<string, string[]>();
   private readonly wholeScratch = new Map<number, Candidate>(); // wholeNames' candidates (resolution is synchronous)
   private readonly placeNames = new Set<string>(); // folded country names
   private readonly designations: DesignationWords;
@@ -396,8 +396,10 @@ export class Resolver {
     for (const t of options.outOfScope ?? []) {
       for (const f of indexVariants(t)) {
         if (f.includes(' ')) {
-          this.outOfScopePhrases.push(` ${f} `);
-          this.outOfScopeFirst.add(f.split(' ')[0]!);
+          const first = f.split(' ')[0]!;
+          const list = this.outOfScopePhrases.get(first);
+          if (list) list.push(` ${f} `);
+          else this.outOfScopePhrases.set(first, [` ${f} `]);
         }
         else this.outOfScopeWords.add(f);
       }
@@ -767,10 +769,17 @@ export class Resolver {
     }
     // a term for a drink outside the four domains ("cider", "junmai sake") gets no partial matches
     for (const t of tokens) if (this.outOfScopeWords.has(t)) out.outOfScope = true;
-    if (!out.outOfScope && this.outOfScopePhrases.length && tokens.length > 1 && tokens.some((t) => this.outOfScopeFirst.has(t))) {
-      const padded = ` ${folded} `;
-      for (const p of this.outOfScopePhrases) if (padded.includes(p)) out.outOfScope = true;
+    // (a phrase in the query begins with one of its words: only the phrases of those first words are tried)
+    if (!out.outOfScope && this.outOfScopePhrases.size && tokens.length > 1) {
+      let padded: string | undefined;
+      for (const t of tokens) {
+        const phrases = this.outOfScopePhrases.get(t);
+        if (!phrases) continue;
+        padded ??= ` ${folded} `;
+        for (const p of phrases) if (padded.includes(p)) out.outOfScope = true;
+      }
     }
+
     // wholeNamesOnly: the caller keeps only names equal to q (tiers 1–4), so tiers 5 and 6 are not run
     if (!wholeNamesOnly && !out.outOfScope && !out.place && (best.size === 0 || !shared) && !tokens.every(isWeakWord)) {
       // typo and abbreviation readings score at most 75: when a name equals the query they can change

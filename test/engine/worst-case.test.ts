@@ -59,6 +59,15 @@ describe('parse: runs of numbers and repeated words', () => {
     assert.deepEqual(body.mentions, []);
   });
 
+  test('a walk through the neighbouring letters of Sinhala names, spaced out (some 680 look-ups before): at most 16 look-ups of spans of one- and two-letter words', () => {
+    // found by a random walk over the letters that stand side by side in the knowledge base's names
+    const walk = 'ට ය ව ක ව ස ල න ය ල ජ ර ස ප ත ය ව ල ජ ප ඤ ය ල ට න ග ර ම න ග ර ජ ප ර ම ක ය ක ර න ක ක ය ව න ඩ න ඩ ඩ ම ය න ග ව ක ව ක ර න ඩ න ට ව ක ව ක ක ව ක ස ය ව ව ක ර ල ක ව ස ර ස ර ම ස ත ග ව ක ට ව ල ඩ න ස ව ස ය ක ස ත ';
+    const { body, lookups } = parse(walk);
+    assert.ok(lookups <= 16, `${lookups} look-ups`);
+    // the first spaced-out name is still read (a second one further on is past the bound)
+    assert.deepEqual(body.mentions.map((m: any) => m.text), ['ය ව ක ව ස ල']);
+  });
+
   test('"Rioja " × 50: one look-up (50 before), and every Rioja is still read', () => {
     const { body, lookups } = parse('Rioja '.repeat(50));
     assert.equal(lookups, 1);
