@@ -21,7 +21,7 @@
 // appellation's rules require or name as principal, with the rule's source, when the line is resolved:
 // never a guess.
 import type { KnowledgeBase, Entity } from './kb/load.ts';
-import { exactForm, fold, isWeakWord, STOP_WORDS } from './normalize.ts';
+import { exactForm, fold, isWeakWord, queryForms, respell, STOP_WORDS } from './normalize.ts';
 import { DesignationWords } from './market-words.ts';
 import type { Candidate, Resolver, WholeNames } from './resolver.ts';
 
@@ -73,10 +73,27 @@ const SHORT_YEAR = /[’'‘]\s?(\d{2})(?![\p{L}\p{N}%])/gu;
 const NV = /(?<![\p{L}\p{N}])(?:NV|N\.V\.|non[- ]vintage)(?![\p{L}\p{N}])/gu;
 /** A run of white space, U+FEFF left out (case mapping reads it as no break: "ΑΣ\uFEFFΒ" keeps a medial sigma). */
 const SPACE_RUN = /[^\S\uFEFF]+/g;
+/** White space that SPACE_RUN would change: any but a single space. */
+const ODD_SPACE = /[^\S \uFEFF]|[^\S\uFEFF]{2}/;
 /** A word written in numbers alone ("1", "𝟏", "1,5", "1-1-12"). */
 const NUMERAL_WORD = /^\p{N}+(?:[-'’.,]\p{N}+)*$/u;
 const DIGITS = /^[0-9]+$/;
 const NO_NAMES: WholeNames = { candidates: [], shared: false, outOfScope: false };
+/** Kinds of word the parser marks (bits): numbers alone, one or two letters, with a stop word among its folded words. */
+const NUMERAL = 1;
+const SHORT = 2;
+const HAS_STOP = 4;
+/** Whether every word i … j−1 has the bit. */
+function all(kind: Uint8Array, i: number, j: number, bit: number): boolean {
+  for (let k = i; k < j; k++) if (!(kind[k]! & bit)) return false;
+  return true;
+}
+/** Code points in a string (a surrogate pair is one). */
+function codePoints(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) if ((s.charCodeAt(i) & 0xfc00) === 0xdc00) n--;
+  return n;
+}
 /** Opening quotation marks of a catalogue field (straight, curly, low, guillemets). */
 const QUOTE_OPEN = /^["“„«‘'‚‹]$/u;
 /** Capitalised words nothing explains before a name of several words that make it part of a name. */
@@ -181,18 +198,18 @@ export class LineParser {
     // per word, once: whether a name holds its first and its last folded word, whether only spaces,
     // hyphens, apostrophes or a dot part it from the word before, and whether it and the word before
     // are held together by some name (so each span below is checked with array look-ups only); whether
-    // it is written in numbers alone; and where it lies in `canon`, the line with each run of white space
-    // read as one space (the key under which a span is looked up once: see lookUp)
+    // it is written in numbers alone, or in one or two letters
     const n = words.length;
     const startsName = new Uint8Array(n);
     const endsName = new Uint8Array(n);
     const joined = new Uint8Array(n);
     const paired = new Uint8Array(n);
-    const numeral = new Uint8Array(n);
-    const short = new Uint8Array(n);
-    const canonStart = new Int32Array(n);
-    const canonEnd = new Int32Array(n);
-    let canon = '';
+    // (kind: NUMERAL, SHORT and HAS_STOP bits; others: how many of its folded words are no stop word, the
+    // first and last of them in firstOther, lastOther)
+    const kind = new Uint8Array(n);
+    const others = new Uint8Array(n);
+    const firstOther = new Array<string>(n);
+    const lastOther = new Array<string>(n);
     // a word met again in the line is folded once
     const folds = new Map<string, string[]>();
     let prevLast = '';
@@ -200,15 +217,17 @@ export class LineParser {
       const w = words[k]!;
       let f = folds.get(w.text);
       if (!f) folds.set(w.text, (f = fold(exactForm(w.text)).split(' ')));
-      if (k > 0) {
-        const gap = text.slice(words[k - 1]!.end, w.start);
-        canon += gap === ' ' ? gap : gap.replace(SPACE_RUN, ' ');
+      if (DIGITS.test(f[0]!) && f.every((t) => DIGITS.test(t)) && NUMERAL_WORD.test(w.text)) kind[k]! |= NUMERAL;
+      if (w.text.length <= 2 || (w.text.length <= 4 && codePoints(w.text) <= 2)) kind[k]! |= SHORT;
+      firstOther[k] = lastOther[k] = '';
+      for (const t of f) {
+        if (STOP_WORDS.has(t)) kind[k]! |= HAS_STOP;
+        else {
+          if (!others[k]) firstOther[k] = t;
+          lastOther[k] = t;
+          if (others[k]! < 255) others[k]!++;
+        }
       }
-      canonStart[k] = canon.length;
-      canon += w.text;
-      canonEnd[k] = canon.length;
-      numeral[k] = f.every((t) => DIGITS.test(t)) && NUMERAL_WORD.test(w.text) ? 1 : 0;
-      short[k] = w.text.length <= 2 || (w.text.length <= 4 && [...w.text].length <= 2) ? 1 : 0;
       const first = f[0]!;
       const last = f[f.length - 1]!;
       startsName[k] = this.resolver.isNameWord(first) ? 1 : 0;
@@ -227,16 +246,47 @@ export class LineParser {
     // The resolver's answer is a function of the span's exact form, which reads any run of white space
     // as one space; only a shared term's candidate echoes the span as written, so a span that is one is
     // looked up afresh when written otherwise. (Issue 31, item 7: 735 look-ups for "1 " × 150 before.)
-    const looked = new Map<string, { span: string; r: WholeNames }>();
+    let looked: Map<string, { span: string; r: WholeNames }> | undefined;
     let shortLookups = 0;
     const lookUp = (i: number, j: number, span: string): WholeNames => {
-      const key = canon.slice(canonStart[i]!, canonEnd[j - 1]!);
+      const key = ODD_SPACE.test(span) ? span.replace(SPACE_RUN, ' ') : span;
+      looked ??= new Map();
       const hit = looked.get(key);
       if (hit && (!hit.r.shared || hit.span === span)) return hit.r;
-      if (j - i > 1 && short.subarray(i, j).every((x) => x === 1) && ++shortLookups > SHORT_SPAN_LOOKUPS) return NO_NAMES;
+      if (j - i > 1 && all(kind, i, j, SHORT) && ++shortLookups > SHORT_SPAN_LOOKUPS) return NO_NAMES;
       const r = this.resolver.wholeNames(span, 3);
       if (!hit) looked.set(key, { span, r });
       return r;
+    };
+    // A span of words i … j−1 with a stop word is a name only if its first and last other words are two
+    // words of one name that has a stop word (in any order: see Resolver.inStopName). The neighbouring-word
+    // check lets every pair with a stop word through, so name words chained by stop words ("Rioja de
+    // Barolo de …") made every second span a look-up (issue 31, item 7). Their spellings as the resolver
+    // also reads them count too: respelled ("pilsener" as "pilsner"), umlauts as "ae", "oe", "ue".
+    const mayBeStopName = (i: number, j: number) => {
+      let first = -1;
+      let last = -1;
+      let count = 0;
+      let stop = false;
+      for (let k = i; k < j; k++) {
+        if (kind[k]! & HAS_STOP) stop = true;
+        if (others[k]) {
+          if (first < 0) first = k;
+          last = k;
+          count += others[k]!;
+        }
+      }
+      if (!stop || count < 2) return true;
+      if (this.resolver.inStopName(firstOther[first]!, lastOther[last]!)) return true;
+      const spellings = (k: number, end: 'first' | 'last') => {
+        const t = end === 'first' ? firstOther[k]! : lastOther[k]!;
+        const out = [t, respell(t)];
+        const alt = /[äöü]/i.test(words[k]!.text) ? queryForms(words[k]!.text).foldedAlt?.split(' ').filter((x) => !STOP_WORDS.has(x)) : undefined;
+        if (alt?.length) out.push(end === 'first' ? alt[0]! : alt[alt.length - 1]!);
+        return out;
+      };
+      const lasts = spellings(last, 'last');
+      return spellings(first, 'first').some((a) => lasts.some((b) => this.resolver.inStopName(a, b)));
     };
     const mentions: LineMention[] = [];
     const mention = (i: number, j: number, minWords: number) => {
@@ -245,7 +295,8 @@ export class LineParser {
       for (let k = i; k < j; k++) if (words[k]!.used) return false;
       for (let k = i + 1; k < j; k++) if (!joined[k] || !paired[k]) return false;
       // numbers alone are no name unless some name is written in numerals alone: not looked up
-      if (numeral[i] && numeral.subarray(i, j).every((x) => x === 1) && !this.resolver.numeralNames) return false;
+      if (kind[i]! & NUMERAL && all(kind, i, j, NUMERAL) && !this.resolver.numeralNames) return false;
+      if (j - i > 1 && !mayBeStopName(i, j)) return false;
       const start = words[i]!.start;
       const end = words[j - 1]!.end;
       const span = text.slice(start, end);

@@ -311,6 +311,8 @@ function offer(best: Map<number, Candidate>, entity: number, score: number, matc
   cur.value = value;
 }
 
+const pairKey = (a: string, b: string) => (a < b ? `${a} ${b}` : `${b} ${a}`);
+
 /** What wholeNames answers: the names equal to a span, and whether it is a shared term or out of scope. */
 export interface WholeNames {
   candidates: Candidate[];
@@ -559,6 +561,13 @@ export class Resolver {
       const key = fold(exactForm(s.term));
       this.sharedTerms.set(key, [...new Set([...(this.sharedTerms.get(key) ?? []), ...s.entities])]);
     }
+    const pairUp = (tokens: string[]) => {
+      if (!tokens.some((t) => STOP_WORDS.has(t))) return;
+      const words = tokens.filter((t) => !STOP_WORDS.has(t));
+      for (let a = 0; a < words.length; a++) for (let b = a + 1; b < words.length; b++) this.stopNamePairs.add(pairKey(words[a]!, words[b]!));
+    };
+    for (const f of this.forms) pairUp(f.tokens);
+    for (const key of this.sharedTerms.keys()) pairUp(key.split(' '));
   }
 
   /** The deletion-index slot of hash h (as an offset into delTable), or −1. */
@@ -577,6 +586,22 @@ export class Resolver {
   /** Whether a folded word is a word of some indexed name. */
   isNameWord(folded: string): boolean {
     return this.wordIds.has(folded);
+  }
+
+  /**
+   * The words of each name and declared shared term that has a stop word ("Côtes de Nuits", "Blanc de
+   * Noirs"), other than its stop words, two by two in either order (some 2,300 pairs).
+   */
+  private readonly stopNamePairs = new Set<string>();
+
+  /**
+   * Whether two folded words, neither a stop word, are both words of one name (or declared shared term)
+   * that has a stop word. A span with a stop word equals a name, in any word order, only if its first
+   * and last other words are: the line parser asks this of spans joined through stop words, which its
+   * neighbouring-word check lets through whatever stands on either side ("Rioja de Barolo de …").
+   */
+  inStopName(a: string, b: string): boolean {
+    return this.stopNamePairs.has(pairKey(a, b));
   }
 
   /** Calls of wholeNames so far: tests and benchmarks read the difference around a call (issue 31, item 7). */

@@ -68,6 +68,24 @@ describe('parse: runs of numbers and repeated words', () => {
     assert.deepEqual(body.mentions.map((m: any) => m.text), ['ය ව ක ව ස ල']);
   });
 
+  test('name words chained by a stop word ("best de dark de irish de …"): a span with a stop word is looked up only if its outer words share a name (some 210 look-ups before)', () => {
+    const words = [...new Set([...engine.kb.entities].sort((a, b) => (a.key < b.key ? -1 : 1)).map((e) => e.name.split(' ')[0]!.toLowerCase()).filter((w) => /^[a-z]{3,5}$/.test(w)))];
+    let text = words[0]!;
+    for (let i = 1; text.length + words[i]!.length + 4 <= 300; i++) text += ` de ${words[i]}`;
+    const { body, lookups } = parse(text);
+    // each word alone and after "de" (a name may begin with "de"), never a span of two of them
+    const distinct = new Set(text.split(' ').filter((w) => w !== 'de')).size;
+    assert.ok(lookups <= 2 * distinct, `${lookups} look-ups for ${distinct} distinct words`);
+    assert.ok(body.mentions.length > 0 && body.mentions.every((m: any) => !/\sde\s/.test(m.text)));
+  });
+
+  test('a name with a stop word is still read, in its own word order and in another ("Rhône du Côtes")', () => {
+    const read = (t: string) => parse(t).body.mentions.map((m: any) => [m.text, engine.kb.byId.get(m.match.entity_id)!.key, m.match.matched_on]);
+    assert.deepEqual(read('Domaine Machin Côte de Nuits-Villages 2019'), [['Côte de Nuits-Villages', 'geo/cote-de-nuits-villages', 'canonical']]);
+    assert.deepEqual(read('Côtes du Rhône Villages 2020'), [['Côtes du Rhône Villages', 'geo/cotes-du-rhone-villages', 'canonical']]);
+    assert.deepEqual(read('Rhône du Côtes'), [['Rhône du Côtes', 'geo/cotes-du-rhone', 'canonical_word_order']]);
+  });
+
   test('"Rioja " × 50: one look-up (50 before), and every Rioja is still read', () => {
     const { body, lookups } = parse('Rioja '.repeat(50));
     assert.equal(lookups, 1);
