@@ -188,7 +188,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       maxConnections: intVar(env, 'HTTP_MAX_CONNECTIONS', 10_000, 0, 1_000_000),
     },
     storeTimeoutMs: intVar(env, 'STORE_TIMEOUT_MS', 2000, 100, 60_000),
-    limiterMaxWaiters: intVar(env, 'LIMITER_MAX_WAITERS', 2000, 1, 1_000_000),
+    limiterMaxWaiters: intVar(env, 'LIMITER_MAX_WAITERS', 5000, 1, 1_000_000),
     usageLease: { maxBlock: intVar(env, 'USAGE_LEASE_MAX_BLOCK', 500, 0, 1_000_000), minRate: intVar(env, 'USAGE_LEASE_MIN_RATE', 200, 1, 1_000_000) },
     keyedFastPath: boolVar(env, 'KEYED_FAST_PATH', true),
     demo: {

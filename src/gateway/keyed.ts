@@ -19,7 +19,7 @@ import { ApiError, retryPhrase } from './errors.ts';
 import { hashKey, looksLikeKey } from './keys.ts';
 import type { CallerAccount, GatewayContext } from './context.ts';
 import { monthBounds, type ApiKeyRecord, type ConsumeResult, type LimitResult, type Plan } from '../store/ports.ts';
-import { LimiterUnavailableError, MemoryWindowLimiter } from '../store/limiter.ts';
+import { LimiterBusyError, LimiterUnavailableError, MemoryWindowLimiter } from '../store/limiter.ts';
 import { clientIp, ipBucket } from './client-address.ts';
 import { plansUrl } from './paths.ts';
 import { monthOf, secondsOfMonth } from './calendar.ts';
@@ -188,6 +188,11 @@ function minuteRefused(ctx: GatewayContext, a: CallerAccount, minute: LimitResul
 }
 
 function limiterDown(e: unknown): never {
+  if (e instanceof LimiterBusyError) {
+    // LIMITER_MAX_WAITERS requests of this process already wait for Redis (it is slow or silent, or a
+    // burst of thousands came at once): shed at once rather than hold more memory
+    throw new ApiError('STORE_UNAVAILABLE', 'Too many requests are waiting for the rate-limit store; nothing was counted. Retry shortly.', { 'Retry-After': '1' });
+  }
   if (e instanceof LimiterUnavailableError) {
     // documented policy: the per-minute limit fails closed (the monthly meter is the contract)
     throw new ApiError('STORE_UNAVAILABLE', 'The rate-limit store is unavailable; nothing was counted. Retry shortly.', { 'Retry-After': '5' });

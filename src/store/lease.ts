@@ -172,6 +172,11 @@ export class LeasedAccountStore implements AccountStore {
   private readonly retired = new Set<Lease>();
   private readonly timer: NodeJS.Timeout;
   private closing = false;
+  /** refunds with no block of today, given back together at the end of the event-loop turn */
+  private readonly refundBatch = new Map<string, { keyId: string; period: string; day: string; n: number; handedBack: Promise<void>; done: () => void }>();
+  private refundFlush: NodeJS.Immediate | undefined;
+  /** those hand-backs in flight (close waits for them) */
+  private readonly returning = new Set<Promise<void>>();
   /** failed hand-backs being sent again, by id */
   private readonly pendingReturns = new Map<string, PendingReturn & { timer: NodeJS.Timeout }>();
   /** opts.now: the lease clock (epoch ms) */
@@ -519,7 +524,7 @@ export class LeasedAccountStore implements AccountStore {
    * rest), also when the block was just handed back or newly granted; while a reservation or a
    * hand-back is in flight it is added when that returns. With no block of today it is handed back
    * through the store with an id (applied once, and sent again in the background while the store
-   * does not answer: giveBack). Never fails: a refund that rejected crashed the fast path (issue 31).
+   * does not answer: giveBack), batched per key and day for one event-loop turn; close() waits for it. Never fails: a refund that rejected crashed the fast path (issue 31).
    */
   async refundMonthly(keyId: string, period: string): Promise<void> {
     const l = this.leases.get(`${keyId}\u0000${period}`);
@@ -534,7 +539,33 @@ export class LeasedAccountStore implements AccountStore {
       }
       return;
     }
-    await this.giveBack(keyId, period, dayOf(new Date(now)), 1);
+    // with no block of today (it went back while the request waited, say): handed back through the
+    // store, one statement per key and day for the refunds of one event-loop turn (a burst of a
+    // thousand refunds is one statement, not a thousand contending for the pool)
+    const day = dayOf(new Date(now));
+    const id = `${keyId}\u0000${period}\u0000${day}`;
+    let b = this.refundBatch.get(id);
+    if (b) b.n++;
+    else {
+      let done!: () => void;
+      const handedBack = new Promise<void>((r) => (done = r));
+      this.refundBatch.set(id, (b = { keyId, period, day, n: 1, handedBack, done }));
+    }
+    this.refundFlush ??= setImmediate(() => this.flushRefunds());
+    // settled once the store took it, or once it failed there and is being sent again in the
+    // background: a caller that waits then reads the month without it
+    return b.handedBack;
+  }
+
+  /** Hands back the refunds batched since the last turn (each with an id, retried: giveBack). */
+  private flushRefunds() {
+    this.refundFlush = undefined;
+    for (const b of this.refundBatch.values()) {
+      const p = this.giveBack(b.keyId, b.period, b.day, b.n).then(b.done);
+      this.returning.add(p);
+      void p.finally(() => this.returning.delete(p));
+    }
+    this.refundBatch.clear();
   }
 
   /** Refunds that came while `l` was busy go into its block (called as it stops being busy). */
@@ -577,6 +608,12 @@ export class LeasedAccountStore implements AccountStore {
       if (!pending.length || Date.now() > deadline) break;
       await new Promise((r) => setTimeout(r, 10));
     }
+    // refunds not yet handed back: sent now, and waited for (each call has the store's deadline)
+    if (this.refundFlush) {
+      clearImmediate(this.refundFlush);
+      this.flushRefunds();
+    }
+    await Promise.all([...this.returning]);
     // one last attempt for hand-backs still being retried; what still fails stays counted
     const retries = [...this.pendingReturns.values()];
     this.pendingReturns.clear();

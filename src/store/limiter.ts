@@ -69,12 +69,12 @@ export const DEFAULT_WINDOW_LEASE: WindowLeaseOptions = { minRate: 200, maxChunk
  * Requests waiting for Redis to answer a minute window, at most, in one process (LIMITER_MAX_WAITERS);
  * one more is answered 503 STORE_UNAVAILABLE at once.
  */
-export const LIMITER_MAX_WAITERS = 2000;
+export const LIMITER_MAX_WAITERS = 5000;
 /**
  * A request waits this long at most for Redis to answer its minute window, counted from its arrival
  * (whatever it queued behind); then it is answered 503 STORE_UNAVAILABLE (LimiterUnavailableError).
  */
-export const LIMITER_WAIT_MS = 2500;
+export const LIMITER_WAIT_MS = 2000;
 
 export interface WaitBounds {
   /** waiters at most (default LIMITER_MAX_WAITERS) */
@@ -128,6 +128,14 @@ export class LimiterUnavailableError extends Error {
   constructor(cause: unknown) {
     super(`limiter store unavailable: ${(cause as Error)?.message ?? String(cause)}`);
     this.name = 'LimiterUnavailableError';
+  }
+}
+
+/** LIMITER_MAX_WAITERS requests already wait for Redis in this process: this one is not queued. */
+export class LimiterBusyError extends LimiterUnavailableError {
+  constructor(waiting: number) {
+    super(new Error(`${waiting} requests already wait for Redis`));
+    this.name = 'LimiterBusyError';
   }
 }
 
@@ -306,7 +314,7 @@ class FlexibleWindowLimiter implements WindowLimiter {
     const taken = this.fromTokens(id, limit, now);
     if (taken) return Promise.resolve(taken);
     let s = this.slots.get(id);
-    if (this.waiters >= this.maxWaiters) return Promise.reject(new LimiterUnavailableError(new Error(`${this.waiters} requests already wait for Redis`)));
+    if (this.waiters >= this.maxWaiters) return Promise.reject(new LimiterBusyError(this.waiters));
     if (!s) this.slots.set(id, (s = { key, limit, windowMs, tokens: 0, before: 0, taken: 0, resetAt: 0, window: 0, unconfirmed: 0, busy: false, prefetching: false, lowWater: 0, noPrefetchUntil: 0, waiting: [], batch: [], lastUse: now, windowStart: now, windowCount: 0, rate: 0 }));
     this.seen(s, now);
     const slot = s;
@@ -440,7 +448,7 @@ class FlexibleWindowLimiter implements WindowLimiter {
   hit(key: string, limit: number, windowMs: number): Promise<LimitResult> {
     if (limit <= 0) return Promise.resolve({ allowed: false, remaining: 0, resetAt: Date.now() + windowMs, limit });
     if (this.reserve) return this.leasedHit(key, limit, windowMs);
-    if (this.waiters >= this.maxWaiters) return Promise.reject(new LimiterUnavailableError(new Error(`${this.waiters} requests already wait for Redis`)));
+    if (this.waiters >= this.maxWaiters) return Promise.reject(new LimiterBusyError(this.waiters));
     const id = `${limit}:${windowMs}:${key}`;
     this.waiters++;
     return new Promise((resolve, reject) => {

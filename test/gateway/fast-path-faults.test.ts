@@ -161,7 +161,7 @@ test('Redis and PostgreSQL silent under a burst on the fast path: refunds that c
       const burst = await g.burst(300);
       const ok = onlyOkOrUnavailable(burst);
       // a request handed to Fastify after the limiter failed looks its key up again: the limiter's
-      // 2.5 s, then PostgreSQL's deadline (STORE_TIMEOUT_MS + 1 s)
+      // 2 s, then PostgreSQL's deadline (STORE_TIMEOUT_MS + 1 s)
       const slowest = Math.max(...burst.map((o) => o.ms));
       assert.ok(slowest < 6000, `every request ended (slowest ${slowest} ms)`);
       // the refunds and hand-backs wait for a silent PostgreSQL (its deadline is 3 s): nothing may crash

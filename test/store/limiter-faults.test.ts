@@ -13,7 +13,7 @@ import type { LimitResult, WindowLimiter } from '../../src/store/ports.ts';
 import { flushRedis, redisUrl, Relay, viaRelay } from '../services.ts';
 import { sleep } from '../helper.ts';
 
-const REDIS_URL = redisUrl(5); // this file's own Redis database index (flushed before and after)
+const REDIS_URL = redisUrl(3); // this file's own Redis database index (flushed before and after)
 const LEASE: WindowLeaseOptions = { ...DEFAULT_WINDOW_LEASE, minRate: 50, maxChunk: 20, horizonMs: 200, idleMs: 300 };
 
 type Held = WindowLimiter & { heldTokens(): number; lostWindows: number; waiting: number };
