@@ -133,14 +133,17 @@ export function notModified(ctx: GatewayContext, request: FastifyRequest, reply:
 }
 /** The ETag hash of a 200 engine answer (without quotes or W/). */
 function tagHashOf(ctx: GatewayContext, op: EngineOp, params: EngineParams, result: EngineAnswer): string {
+  return tagOf(ctx, op, params, result).hash;
+}
+function tagOf(ctx: GatewayContext, op: EngineOp, params: EngineParams, result: EngineAnswer) {
   const version = result.version ?? ctx.engine.kbVersion ?? '';
   // a memoised answer is the same object for the same request (the engine's memo gives a new
   // object for any other variant of the terms), so its tag is kept beside it
   let tag = answerTags.get(result);
   if (tag === undefined || tag.version !== version || tag.op !== op) {
-    answerTags.set(result, (tag = { version, op, hash: etagHash(version, op, params) }));
+    answerTags.set(result, (tag = { version, op, hash: etagHash(version, op, params), quoted: undefined }));
   }
-  return tag.hash;
+  return tag;
 }
 
 /**
@@ -152,9 +155,9 @@ function tagHashOf(ctx: GatewayContext, op: EngineOp, params: EngineParams, resu
 function fastRoute(ctx: GatewayContext, def: EngineRouteDef, params: EngineParams): FastRoute | undefined {
   const call = ctx.engine.prepareSync?.(def.op, params);
   if (call === undefined) return undefined;
-  // the tag beside the memoised answer object (the bytes are kept beside its body: bytesOf); both
-  // go with the answer when the engine's memo lets it go, so this keeps nothing alive
-  const etags = new WeakMap<object, string>();
+  // the quoted tag is kept beside the memoised answer object (answerTags; the bytes beside its
+  // body: bytesOf), both going with the answer when the engine's memo lets it go: a remembered
+  // request line keeps nothing of an answer alive, and holds no map of its own (issue 31)
   return {
     route: def.path,
     answer: () => {
@@ -167,16 +170,15 @@ function fastRoute(ctx: GatewayContext, def: EngineRouteDef, params: EngineParam
       if (result.status !== 200) return undefined;
       const bytes = bytesOf(result.body);
       if (bytes === undefined) return undefined;
-      let etag = etags.get(result);
-      if (etag === undefined) etags.set(result, (etag = `"${tagHashOf(ctx, def.op, params, result)}"`));
-      return { bytes, etag };
+      const tag = tagOf(ctx, def.op, params, result);
+      return { bytes, etag: (tag.quoted ??= `"${tag.hash}"`) };
     },
     answered: (seconds) => {
       if (ctx.metrics) engineTimer(ctx.metrics, def.op, 200).observe(seconds);
     },
   };
 }
-const answerTags = new WeakMap<object, { version: string; op: EngineOp; hash: string }>();
+const answerTags = new WeakMap<object, { version: string; op: EngineOp; hash: string; quoted: string | undefined }>();
 
 /** The JSON bytes of a memoised engine body, kept beside it: a 200 writes them without serializing. */
 const bodyBytes = new WeakMap<object, Buffer>();

@@ -9,7 +9,7 @@ import { FAST_PATH_BYTES, FAST_PATH_ENTRIES, FAST_PATH_MAX_URL, KeyedFastPath, t
 const route: FastRoute = { route: '/v1/resolve-entity', answer: () => undefined, answered: () => undefined };
 
 test('the bounds are the documented numbers', () => {
-  assert.equal(FAST_PATH_ENTRIES, 10_000);
+  assert.equal(FAST_PATH_ENTRIES, 6_000);
   assert.equal(FAST_PATH_MAX_URL, 512);
   assert.equal(FAST_PATH_BYTES, 16 * 1024 * 1024);
 });
