@@ -14,7 +14,7 @@ export const ERROR_CODES = {
   DEMO_DISABLED: { status: 503, meaning: 'The keyless demo is switched off on this deployment; use a key.' },
   DEMO_DAILY_CAP_REACHED: { status: 503, meaning: 'The demo daily cap across all callers is reached; it renews at 00:00 UTC.' },
   ENGINE_UNAVAILABLE: { status: 503, meaning: 'The engine process cannot be reached; retry shortly.' },
-  STORE_UNAVAILABLE: { status: 503, meaning: 'The key and usage store (or the limiter store) cannot be reached; nothing was counted.' },
+  STORE_UNAVAILABLE: { status: 503, meaning: 'The key and usage store (or the limiter store) cannot be reached, or did not answer within 2 s of the request\'s arrival, or too many requests already wait for it (Retry-After: 1); nothing was counted.' },
   INTERNAL_ERROR: { status: 500, meaning: 'An unexpected error; it is logged with the request id.' },
 } as const;
 

@@ -106,7 +106,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description STORE_UNAVAILABLE: The key and usage store (or the limiter store) cannot be reached; nothing was counted. */
+                /** @description STORE_UNAVAILABLE: The key and usage store (or the limiter store) cannot be reached, or did not answer within 2 s of the request's arrival, or too many requests already wait for it (Retry-After: 1); nothing was counted. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -747,7 +747,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description STORE_UNAVAILABLE: The key and usage store (or the limiter store) cannot be reached; nothing was counted. ENGINE_UNAVAILABLE: The engine process cannot be reached; retry shortly. */
+                /** @description STORE_UNAVAILABLE: The key and usage store (or the limiter store) cannot be reached, or did not answer within 2 s of the request's arrival, or too many requests already wait for it (Retry-After: 1); nothing was counted. ENGINE_UNAVAILABLE: The engine process cannot be reached; retry shortly. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -1358,7 +1358,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description DEMO_DISABLED: The keyless demo is switched off on this deployment; use a key. DEMO_DAILY_CAP_REACHED: The demo daily cap across all callers is reached; it renews at 00:00 UTC. ENGINE_UNAVAILABLE: The engine process cannot be reached; retry shortly. STORE_UNAVAILABLE: The key and usage store (or the limiter store) cannot be reached; nothing was counted. */
+                /** @description DEMO_DISABLED: The keyless demo is switched off on this deployment; use a key. DEMO_DAILY_CAP_REACHED: The demo daily cap across all callers is reached; it renews at 00:00 UTC. ENGINE_UNAVAILABLE: The engine process cannot be reached; retry shortly. STORE_UNAVAILABLE: The key and usage store (or the limiter store) cannot be reached, or did not answer within 2 s of the request's arrival, or too many requests already wait for it (Retry-After: 1); nothing was counted. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -1629,7 +1629,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description DEMO_DISABLED: The keyless demo is switched off on this deployment; use a key. DEMO_DAILY_CAP_REACHED: The demo daily cap across all callers is reached; it renews at 00:00 UTC. ENGINE_UNAVAILABLE: The engine process cannot be reached; retry shortly. STORE_UNAVAILABLE: The key and usage store (or the limiter store) cannot be reached; nothing was counted. */
+                /** @description DEMO_DISABLED: The keyless demo is switched off on this deployment; use a key. DEMO_DAILY_CAP_REACHED: The demo daily cap across all callers is reached; it renews at 00:00 UTC. ENGINE_UNAVAILABLE: The engine process cannot be reached; retry shortly. STORE_UNAVAILABLE: The key and usage store (or the limiter store) cannot be reached, or did not answer within 2 s of the request's arrival, or too many requests already wait for it (Retry-After: 1); nothing was counted. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -2047,7 +2047,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description DEMO_DISABLED: The keyless demo is switched off on this deployment; use a key. DEMO_DAILY_CAP_REACHED: The demo daily cap across all callers is reached; it renews at 00:00 UTC. ENGINE_UNAVAILABLE: The engine process cannot be reached; retry shortly. STORE_UNAVAILABLE: The key and usage store (or the limiter store) cannot be reached; nothing was counted. */
+                /** @description DEMO_DISABLED: The keyless demo is switched off on this deployment; use a key. DEMO_DAILY_CAP_REACHED: The demo daily cap across all callers is reached; it renews at 00:00 UTC. ENGINE_UNAVAILABLE: The engine process cannot be reached; retry shortly. STORE_UNAVAILABLE: The key and usage store (or the limiter store) cannot be reached, or did not answer within 2 s of the request's arrival, or too many requests already wait for it (Retry-After: 1); nothing was counted. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -2495,7 +2495,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description DEMO_DISABLED: The keyless demo is switched off on this deployment; use a key. DEMO_DAILY_CAP_REACHED: The demo daily cap across all callers is reached; it renews at 00:00 UTC. ENGINE_UNAVAILABLE: The engine process cannot be reached; retry shortly. STORE_UNAVAILABLE: The key and usage store (or the limiter store) cannot be reached; nothing was counted. */
+                /** @description DEMO_DISABLED: The keyless demo is switched off on this deployment; use a key. DEMO_DAILY_CAP_REACHED: The demo daily cap across all callers is reached; it renews at 00:00 UTC. ENGINE_UNAVAILABLE: The engine process cannot be reached; retry shortly. STORE_UNAVAILABLE: The key and usage store (or the limiter store) cannot be reached, or did not answer within 2 s of the request's arrival, or too many requests already wait for it (Retry-After: 1); nothing was counted. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -2878,7 +2878,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description DEMO_DISABLED: The keyless demo is switched off on this deployment; use a key. DEMO_DAILY_CAP_REACHED: The demo daily cap across all callers is reached; it renews at 00:00 UTC. ENGINE_UNAVAILABLE: The engine process cannot be reached; retry shortly. STORE_UNAVAILABLE: The key and usage store (or the limiter store) cannot be reached; nothing was counted. */
+                /** @description DEMO_DISABLED: The keyless demo is switched off on this deployment; use a key. DEMO_DAILY_CAP_REACHED: The demo daily cap across all callers is reached; it renews at 00:00 UTC. ENGINE_UNAVAILABLE: The engine process cannot be reached; retry shortly. STORE_UNAVAILABLE: The key and usage store (or the limiter store) cannot be reached, or did not answer within 2 s of the request's arrival, or too many requests already wait for it (Retry-After: 1); nothing was counted. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -3256,7 +3256,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description DEMO_DISABLED: The keyless demo is switched off on this deployment; use a key. DEMO_DAILY_CAP_REACHED: The demo daily cap across all callers is reached; it renews at 00:00 UTC. ENGINE_UNAVAILABLE: The engine process cannot be reached; retry shortly. STORE_UNAVAILABLE: The key and usage store (or the limiter store) cannot be reached; nothing was counted. */
+                /** @description DEMO_DISABLED: The keyless demo is switched off on this deployment; use a key. DEMO_DAILY_CAP_REACHED: The demo daily cap across all callers is reached; it renews at 00:00 UTC. ENGINE_UNAVAILABLE: The engine process cannot be reached; retry shortly. STORE_UNAVAILABLE: The key and usage store (or the limiter store) cannot be reached, or did not answer within 2 s of the request's arrival, or too many requests already wait for it (Retry-After: 1); nothing was counted. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -3587,7 +3587,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description DEMO_DISABLED: The keyless demo is switched off on this deployment; use a key. DEMO_DAILY_CAP_REACHED: The demo daily cap across all callers is reached; it renews at 00:00 UTC. ENGINE_UNAVAILABLE: The engine process cannot be reached; retry shortly. STORE_UNAVAILABLE: The key and usage store (or the limiter store) cannot be reached; nothing was counted. */
+                /** @description DEMO_DISABLED: The keyless demo is switched off on this deployment; use a key. DEMO_DAILY_CAP_REACHED: The demo daily cap across all callers is reached; it renews at 00:00 UTC. ENGINE_UNAVAILABLE: The engine process cannot be reached; retry shortly. STORE_UNAVAILABLE: The key and usage store (or the limiter store) cannot be reached, or did not answer within 2 s of the request's arrival, or too many requests already wait for it (Retry-After: 1); nothing was counted. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -3887,7 +3887,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description DEMO_DISABLED: The keyless demo is switched off on this deployment; use a key. DEMO_DAILY_CAP_REACHED: The demo daily cap across all callers is reached; it renews at 00:00 UTC. ENGINE_UNAVAILABLE: The engine process cannot be reached; retry shortly. STORE_UNAVAILABLE: The key and usage store (or the limiter store) cannot be reached; nothing was counted. */
+                /** @description DEMO_DISABLED: The keyless demo is switched off on this deployment; use a key. DEMO_DAILY_CAP_REACHED: The demo daily cap across all callers is reached; it renews at 00:00 UTC. ENGINE_UNAVAILABLE: The engine process cannot be reached; retry shortly. STORE_UNAVAILABLE: The key and usage store (or the limiter store) cannot be reached, or did not answer within 2 s of the request's arrival, or too many requests already wait for it (Retry-After: 1); nothing was counted. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -4187,7 +4187,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description STORE_UNAVAILABLE: The key and usage store (or the limiter store) cannot be reached; nothing was counted. ENGINE_UNAVAILABLE: The engine process cannot be reached; retry shortly. */
+                /** @description STORE_UNAVAILABLE: The key and usage store (or the limiter store) cannot be reached, or did not answer within 2 s of the request's arrival, or too many requests already wait for it (Retry-After: 1); nothing was counted. ENGINE_UNAVAILABLE: The engine process cannot be reached; retry shortly. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -4634,7 +4634,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description STORE_UNAVAILABLE: The key and usage store (or the limiter store) cannot be reached; nothing was counted. ENGINE_UNAVAILABLE: The engine process cannot be reached; retry shortly. */
+                /** @description STORE_UNAVAILABLE: The key and usage store (or the limiter store) cannot be reached, or did not answer within 2 s of the request's arrival, or too many requests already wait for it (Retry-After: 1); nothing was counted. ENGINE_UNAVAILABLE: The engine process cannot be reached; retry shortly. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -5111,7 +5111,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description STORE_UNAVAILABLE: The key and usage store (or the limiter store) cannot be reached; nothing was counted. ENGINE_UNAVAILABLE: The engine process cannot be reached; retry shortly. */
+                /** @description STORE_UNAVAILABLE: The key and usage store (or the limiter store) cannot be reached, or did not answer within 2 s of the request's arrival, or too many requests already wait for it (Retry-After: 1); nothing was counted. ENGINE_UNAVAILABLE: The engine process cannot be reached; retry shortly. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -5523,7 +5523,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description STORE_UNAVAILABLE: The key and usage store (or the limiter store) cannot be reached; nothing was counted. ENGINE_UNAVAILABLE: The engine process cannot be reached; retry shortly. */
+                /** @description STORE_UNAVAILABLE: The key and usage store (or the limiter store) cannot be reached, or did not answer within 2 s of the request's arrival, or too many requests already wait for it (Retry-After: 1); nothing was counted. ENGINE_UNAVAILABLE: The engine process cannot be reached; retry shortly. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -5932,7 +5932,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description STORE_UNAVAILABLE: The key and usage store (or the limiter store) cannot be reached; nothing was counted. ENGINE_UNAVAILABLE: The engine process cannot be reached; retry shortly. */
+                /** @description STORE_UNAVAILABLE: The key and usage store (or the limiter store) cannot be reached, or did not answer within 2 s of the request's arrival, or too many requests already wait for it (Retry-After: 1); nothing was counted. ENGINE_UNAVAILABLE: The engine process cannot be reached; retry shortly. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -6292,7 +6292,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description STORE_UNAVAILABLE: The key and usage store (or the limiter store) cannot be reached; nothing was counted. ENGINE_UNAVAILABLE: The engine process cannot be reached; retry shortly. */
+                /** @description STORE_UNAVAILABLE: The key and usage store (or the limiter store) cannot be reached, or did not answer within 2 s of the request's arrival, or too many requests already wait for it (Retry-After: 1); nothing was counted. ENGINE_UNAVAILABLE: The engine process cannot be reached; retry shortly. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -6623,7 +6623,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description STORE_UNAVAILABLE: The key and usage store (or the limiter store) cannot be reached; nothing was counted. ENGINE_UNAVAILABLE: The engine process cannot be reached; retry shortly. */
+                /** @description STORE_UNAVAILABLE: The key and usage store (or the limiter store) cannot be reached, or did not answer within 2 s of the request's arrival, or too many requests already wait for it (Retry-After: 1); nothing was counted. ENGINE_UNAVAILABLE: The engine process cannot be reached; retry shortly. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
@@ -6905,7 +6905,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description STORE_UNAVAILABLE: The key and usage store (or the limiter store) cannot be reached; nothing was counted. */
+                /** @description STORE_UNAVAILABLE: The key and usage store (or the limiter store) cannot be reached, or did not answer within 2 s of the request's arrival, or too many requests already wait for it (Retry-After: 1); nothing was counted. */
                 503: {
                     headers: {
                         /** @description Seconds to wait before retrying. */
