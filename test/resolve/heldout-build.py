@@ -1,0 +1,297 @@
+#!/usr/bin/env python3
+"""Builds the whole-source held-out sets heldout-ja.json and heldout-de.json (issue 32, item 6).
+
+Raw files are read from /tmp/heldout-raw/ (outside the repo; see HELDOUT.md for where each came from):
+  ofuro_wines.csv            yumaeda/sei-ya @4a0b4c9, latest_src/ofuro/admin/csv/ofuro_wines.csv
+  casavazquez-{tintos,blancos,rosados}.ts   ibericoder/bar-casavazquez @14e31ad, data/*.ts
+
+Every name is counted by the product rows that carry it. LABELS below were written by hand from what
+each name means (the entity a sommelier would name) BEFORE the resolver was run on any of them; keys
+were spelled by looking up the English name of that meaning (never the Japanese or German name).
+Nobody tunes on these sets: every query is split held_out, and each source is held out whole.
+"""
+import csv, json, re, sys
+from collections import Counter
+
+RAW = '/tmp/heldout-raw'
+BUILT = '2026-12-07'
+
+def E(*keys): return {'kind': 'entity', 'keys': list(keys)}
+def A(*keys): return {'kind': 'ambiguous', 'keys': list(keys)}
+NO = {'kind': 'no_entity'}
+
+LOIRE = ('geo/vallee-de-la-loire', 'geo/loire-valley', 'geo/val-de-loire')
+RHONE = ('geo/vallee-du-rhone', 'geo/rhone-valley')
+BORDEAUX = ('geo/bordeaux',)
+BURGUNDY = ('geo/bourgogne',)
+CHAMPAGNE = ('geo/champagne',)
+
+# --- Japanese: a Tokyo restaurant's wine list, column region_jpn split on "/" -------------------
+# (family, expect, note)
+JA = {
+ 'ブルゴーニュ地方': ('region', E(*BURGUNDY), 'Burgundy; 地方 = region'),
+ 'コート・ドゥ・ニュイ地区': ('region', E('geo/cote-de-nuits', *BURGUNDY), 'Côte de Nuits; 地区 = district'),
+ 'コート・ドゥ・ボーヌ地区': ('region', E('geo/cote-de-beaune', *BURGUNDY), 'Côte de Beaune'),
+ 'ローヌ河流域': ('region', E(*RHONE), 'Rhône Valley; 河流域 = river basin'),
+ 'ロワール河流域': ('region', E(*LOIRE), 'Loire Valley (IGP Val de Loire names the same valley)'),
+ 'ボルドー地方': ('region', E(*BORDEAUX), 'Bordeaux'),
+ 'ローヌ地方南部の栽培地域': ('region', E('geo/southern-rhone', *RHONE), '"growing areas of the southern Rhône": Southern Rhône (parent listed)'),
+ 'シャンパーニュ地方': ('region', E(*CHAMPAGNE), 'the Champagne region (地方 rules out the other readings)'),
+ 'ローヌ地方北部の栽培地域': ('region', E('geo/northern-rhone', *RHONE), 'Northern Rhône (parent listed)'),
+ 'メドック地区': ('region', E('geo/medoc', *BORDEAUX), 'Médoc'),
+ 'ラングドック地方': ('region', E('geo/languedoc'), 'Languedoc'),
+ 'アルザス地方': ('region', E('geo/alsace'), 'Alsace'),
+ 'プロヴァンス地方': ('region', E('geo/provence'), 'Provence'),
+ 'トゥーレーヌ地区': ('region', E('geo/touraine', *LOIRE), 'Touraine'),
+ '中央フランス地区': ('region', E('geo/centre-loire', *LOIRE), '"central France district" of the Loire list (Sancerre, Pouilly, Menetou-Salon): Centre-Loire (judged)'),
+ 'アンジュー＆ソミュール地区': ('region', E('geo/anjou-saumur', 'geo/anjou', 'geo/saumur', *LOIRE), 'Anjou-Saumur, the Loire sub-region (judged: one region, not two places)'),
+ '南西地方': ('region', NO, 'South-West France: a grouping, no_entity as in DEMAND.md/MARKET.md'),
+ 'シャブリ地区': ('region', E('geo/chablis', *BURGUNDY), 'Chablis'),
+ 'ジュラ地方': ('region', E('geo/jura'), 'Jura'),
+ 'モンターニュ・ド・ランス地区': ('region', E('geo/montagne-de-reims', *CHAMPAGNE), 'Montagne de Reims (area of Champagne; parent listed)'),
+ 'コート・デ・ブラン地区': ('region', E('geo/cote-des-blancs', *CHAMPAGNE), 'Côte des Blancs'),
+ 'オー・メドック': ('region', E('geo/haut-medoc', 'geo/medoc', *BORDEAUX), 'Haut-Médoc'),
+ 'ペイ・ナント地区': ('region', E('geo/pays-nantais', *LOIRE), 'Pays Nantais'),
+ 'ボジョレー地区': ('region', E('geo/beaujolais'), 'Beaujolais'),
+ 'ポムロル地区': ('region', E('geo/pomerol', *BORDEAUX), 'Pomerol'),
+ 'ゲヴェルツトラミネール': ('grape', E('grape/gewurztraminer'), 'Gewürztraminer (Alsace list by grape)'),
+ 'ヴァレ・ド・ラ・マルヌ地区': ('region', E('geo/vallee-de-la-marne', *CHAMPAGNE), 'Vallée de la Marne'),
+ 'ラングドック地方とルーション地方のその他の栽培地域': ('region', NO, '"other growing areas of Languedoc and Roussillon"'),
+ 'オレゴン州': ('region', E('geo/oregon'), 'Oregon; 州 = state'),
+ 'コート・シャロネーズ地区': ('region', E('geo/cote-chalonnaise', 'geo/bourgogne-cote-chalonnaise', *BURGUNDY), 'Côte Chalonnaise'),
+ 'コート・デュ・ローヌ': ('region', E('geo/cotes-du-rhone'), 'Côtes du Rhône AOC'),
+ 'ルーション地方': ('region', E('geo/roussillon'), 'Roussillon'),
+ 'ウィラメット・ヴァレー': ('region', E('geo/willamette-valley'), 'Willamette Valley'),
+ 'カルフォルニア州': ('region', E('geo/california'), 'California (common misspelling of カリフォルニア)'),
+ 'サヴォワ地方': ('region', E('geo/savoie', 'geo/vin-de-savoie'), 'Savoie'),
+ 'サン・テミリオン地区': ('region', E('geo/saint-emilion', *BORDEAUX), 'Saint-Émilion'),
+ 'ピノ・グリ': ('grape', E('grape/pinot-gris'), 'Pinot Gris'),
+ 'サンタ・バーバラ': ('region', E('geo/santa-barbara-county'), 'Santa Barbara (County AVA)'),
+ 'ニーダーエスタライヒ州': ('region', E('geo/niederosterreich'), 'Niederösterreich'),
+ 'フランシュ・コンテ地方': ('region', E('geo/franche-comte'), 'Franche-Comté (IGP; the row is a Vin de Pays de Franche-Comté)'),
+ 'マコネー地区': ('region', E('geo/maconnais', 'geo/macon', *BURGUNDY), 'Mâconnais'),
+ 'ピエモンテ州': ('region', E('geo/piemonte'), 'Piemonte'),
+ 'トレンティーノ・アルト・アディジェ州': ('region', E('geo/trentino-alto-adige'), 'Trentino-Alto Adige'),
+ 'サン・テミリオン地区\u3000(サンテミリオン特級）': ('region', E('geo/saint-emilion-grand-cru', 'geo/saint-emilion'), 'Saint-Émilion, "(Saint-Émilion grand cru)"'),
+ 'リースリング': ('grape', E('grape/riesling'), 'Riesling'),
+ 'コート・デ・バール地区': ('region', E('geo/cote-des-bar', *CHAMPAGNE), 'Côte des Bar'),
+ 'サン・ジュリアン（第４級）': ('region', E('geo/saint-julien'), 'Saint-Julien "(4th growth)"'),
+ 'サン・ジュリアン（第２級）': ('region', E('geo/saint-julien'), 'Saint-Julien "(2nd growth)"'),
+ 'ミュスカ': ('grape', A('grape/muscat', 'grape/muscat-a-petits-grains-blancs', 'grape/muscat-ottonel', 'grape/muscat-a-petits-grains-roses'), 'Muscat (Alsace allows several Muscat varieties)'),
+ 'その他の栽培地域': ('region', NO, '"other growing areas"'),
+ '西ケープ州': ('region', E('geo/western-cape'), 'Western Cape'),
+ '南島': ('region', E('geo/south-island'), 'South Island (NZ GI)'),
+ 'イースト･サセックス州': ('region', NO, 'East Sussex (county; no wine GI of that name, PDO Sussex covers it; judged)'),
+ 'サン・テステフ（第２級）': ('region', E('geo/saint-estephe'), 'Saint-Estèphe "(2nd growth)"'),
+ 'サン・テミリオン地区\u3000(サンテミリオン特別級）': ('region', E('geo/saint-emilion-grand-cru', 'geo/saint-emilion'), 'Saint-Émilion "(grand cru classé)"'),
+ 'サウス・オーストラリア州': ('region', E('geo/south-australia'), 'South Australia'),
+ '北島': ('region', E('geo/north-island'), 'North Island (NZ GI)'),
+ 'セントラル・オタゴ地区': ('region', E('geo/central-otago'), 'Central Otago'),
+ 'ピノ・ノワール': ('grape', E('grape/pinot-noir'), 'Pinot Noir'),
+ 'プティ・エ・グラン・モン地区': ('region', NO, '"Petit et Grand-Mont" (Champagne list, Ulysse Collin): no recognised area of that name (judged)'),
+ 'ラインガウ地区': ('region', E('geo/rheingau'), 'Rheingau'),
+ 'ポイヤック（第１級）': ('region', E('geo/pauillac'), 'Pauillac "(1st growth)"'),
+ 'ポイヤック（第５級）': ('region', E('geo/pauillac'), 'Pauillac "(5th growth)"'),
+ 'ポイヤック（第１級・セカンド）': ('region', E('geo/pauillac'), 'Pauillac "(1st growth, second wine)"'),
+ 'ドルドーニュ右岸地区': ('region', NO, '"right bank of the Dordogne": a grouping'),
+ 'コート・ド・カスティヨン': ('region', E('geo/castillon-cotes-de-bordeaux', 'geo/cotes-de-castillon'), 'Côtes de Castillon, now Castillon Côtes de Bordeaux'),
+ 'コート・デュ・ローヌ・ヴィラージュ': ('region', E('geo/cotes-du-rhone-villages'), 'Côtes du Rhône Villages'),
+ 'フリウリ・ヴェネツァ・ジューリア州': ('region', E('geo/friuli-venezia-giulia', 'geo/friuli'), 'Friuli-Venezia Giulia (as printed, ヴェネツァ for ヴェネツィア); DOC Friuli was DOC Friuli Venezia Giulia'),
+ 'マクラーレン・ヴェール地区': ('region', E('geo/mclaren-vale'), 'McLaren Vale'),
+ 'シルヴァネール': ('grape', E('grape/silvaner'), 'Sylvaner'),
+ 'グラーヴ地区': ('region', E('geo/graves', *BORDEAUX), 'Graves'),
+ 'クレムスタール地区': ('region', E('geo/kremstal'), 'Kremstal'),
+ 'カンプタール地区': ('region', E('geo/kamptal'), 'Kamptal'),
+ 'ACボルドー': ('region', E(*BORDEAUX), 'AC Bordeaux'),
+ 'マーティンボロ地区': ('region', E('geo/martinborough'), 'Martinborough'),
+ 'ピノ・ブラン': ('grape', E('grape/pinot-blanc'), 'Pinot Blanc'),
+ 'トスカーナ州': ('region', E('geo/toscana', 'geo/toscano'), 'Tuscany (IGT Toscano/Toscana names the region)'),
+ 'ヴァーグラム地区': ('region', E('geo/wagram'), 'Wagram'),
+ 'モーゼル・ザール・ルーヴァー': ('region', E('geo/mosel'), 'Mosel-Saar-Ruwer, the former name of Mosel'),
+ 'ポイヤック（第２級）': ('region', E('geo/pauillac'), 'Pauillac'),
+ 'ポイヤック（第４級）': ('region', E('geo/pauillac'), 'Pauillac'),
+ 'メドック地区マルゴー': ('region', E('geo/margaux', 'geo/medoc'), 'Médoc: Margaux'),
+ 'ムーリ（グラン・ブルジョア・エクセプショネル級）': ('region', E('geo/moulis'), 'Moulis "(cru bourgeois exceptionnel)"'),
+ 'アブルッツォ州': ('region', E('geo/abruzzo'), 'Abruzzo'),
+ 'バロッサ・ヴァレー': ('region', E('geo/barossa-valley', 'geo/barossa'), 'Barossa Valley'),
+ '山梨県': ('region', E('geo/yamanashi'), 'Yamanashi (GI Yamanashi)'),
+ 'ブルゲンラント州': ('region', E('geo/burgenland'), 'Burgenland'),
+ 'ノイジードラーゼー地区': ('region', E('geo/neusiedlersee'), 'Neusiedlersee'),
+ 'ガリシア州': ('region', E('geo/galicia'), 'Galicia'),
+ 'サン・テミリオン地区\u3000(サンテミリオン第１特別A級・セカンド）': ('region', E('geo/saint-emilion-grand-cru', 'geo/saint-emilion'), 'Saint-Émilion "(premier grand cru classé A, second wine)"'),
+ 'ペサック・レオニャン': ('region', E('geo/pessac-leognan'), 'Pessac-Léognan'),
+ 'ナパ・ヴァレー': ('region', E('geo/napa-valley'), 'Napa Valley'),
+ 'ヴィクトリア州': ('region', E('geo/victoria'), 'Victoria (Australia)'),
+ 'ギップスランド': ('region', E('geo/gippsland'), 'Gippsland'),
+ 'オーセロワ地区': ('region', E('geo/grand-auxerrois', *BURGUNDY), 'the Auxerrois of Burgundy (Irancy row), not the grape (judged)'),
+ 'サン・ジュリアン（第４級・セカンド）': ('region', E('geo/saint-julien'), 'Saint-Julien'),
+ 'ワイヘキ地区': ('region', E('geo/waiheke-island'), 'Waiheke Island'),
+ 'サン・ジュリアン（第２級・セカンド）': ('region', E('geo/saint-julien'), 'Saint-Julien'),
+ 'メンドーサ州': ('region', E('geo/mendoza'), 'Mendoza'),
+ '新潟県': ('region', NO, 'Niigata prefecture: a place, no wine GI'),
+ 'カンパーニャ州': ('region', E('geo/campania'), 'Campania'),
+ 'シチリア島': ('region', E('geo/sicilia'), 'Sicily; 島 = island'),
+ 'マルゴー\u3000(ブルジョワ級）': ('region', E('geo/margaux'), 'Margaux "(cru bourgeois)"'),
+ 'オー・メドック（ブルジョワ級）': ('region', E('geo/haut-medoc', 'geo/medoc'), 'Haut-Médoc "(cru bourgeois)"'),
+ 'サン・テミリオン地区\u3000(サンテミリオン第１特別A級）': ('region', E('geo/saint-emilion-grand-cru', 'geo/saint-emilion'), 'Saint-Émilion "(premier grand cru classé A)"'),
+ 'バジリカータ州': ('region', E('geo/basilicata'), 'Basilicata'),
+ 'ウンブリア州': ('region', E('geo/umbria'), 'Umbria'),
+ 'マルゴー': ('region', E('geo/margaux'), 'Margaux'),
+ 'ACボルドー・クラレット': ('region', E('geo/bordeaux-clairet', *BORDEAUX), 'AC Bordeaux Clairet'),
+ 'クレマン': ('wine_style', E('style/cremant', 'geo/cremant-d-alsace'), 'Crémant (Alsace section: Crémant d\'Alsace)'),
+ 'アントル・ドゥー・メール': ('region', E('geo/entre-deux-mers'), 'Entre-Deux-Mers'),
+ 'マールボロ地区': ('region', E('geo/marlborough'), 'Marlborough'),
+ 'カーネロス': ('region', E('geo/los-carneros'), 'Carneros (Los Carneros AVA)'),
+}
+
+# --- German: a Spanish bar's German-language wine menu, fields origin and grape ---------------------
+# (family, lang, expect, note)
+DE_ORIGIN = {
+ 'Spanien': ('country', 'de', E('geo/spain'), None),
+ 'Rioja DOCa': ('region', 'es', E('geo/rioja'), None),
+ 'Pfalz': ('region', 'de', E('geo/pfalz'), None),
+ 'Deutschland': ('country', 'de', E('geo/germany'), None),
+ 'Italien': ('country', 'de', E('geo/italy'), None),
+ 'Toskana': ('region', 'de', E('geo/toscana', 'geo/toscano'), 'German exonym of Toscana'),
+ 'Piemont': ('region', 'de', E('geo/piemonte'), 'German exonym of Piemonte'),
+ 'Veneto': ('region', 'it', E('geo/veneto'), None),
+ 'Valdepenas': ('region', 'es', E('geo/valdepenas'), 'Valdepeñas without the tilde'),
+ 'Valencia': ('region', 'es', E('geo/valencia'), 'DO Valencia'),
+ 'Navarra': ('region', 'es', E('geo/navarra'), None),
+ 'Rueda': ('region', 'es', E('geo/rueda'), None),
+ 'Ribera del Duero': ('region', 'es', E('geo/ribera-del-duero'), None),
+ 'Pays d’Oc': ('region', 'fr', E('geo/pays-d-oc'), 'typographic apostrophe as printed'),
+ 'Frankreich': ('country', 'de', E('geo/france'), None),
+ 'Lombardia': ('region', 'it', E('geo/lombardia'), None),
+ 'Lombardei': ('region', 'de', E('geo/lombardia'), 'German exonym'),
+ 'Laumersheim': ('region', 'de', NO, 'a wine village of the Pfalz; no record of its own (judged)'),
+ 'Kastilien': ('region', 'de', E('geo/castilla'), 'German exonym of Castilla (the row is a Vino de la Tierra de Castilla; judged)'),
+ 'Kampanien': ('region', 'de', E('geo/campania'), 'German exonym'),
+ 'Südtirol': ('region', 'de', E('geo/alto-adige'), 'German name of the DOC Alto Adige / Südtirol'),
+ 'Sizilien (Canicatti)': ('region', 'de', E('geo/sicilia'), 'Sicily (town in brackets)'),
+ 'Apulien (Puglia IGT)': ('region', 'de', E('geo/puglia'), 'Puglia'),
+ 'Apulien': ('region', 'de', E('geo/puglia'), 'German exonym'),
+ 'Provence': ('region', 'fr', E('geo/provence'), None),
+ 'Côtes de Provence': ('region', 'fr', E('geo/cotes-de-provence'), None),
+ 'Coteaux du Languedoc': ('region', 'fr', E('geo/languedoc'), 'former name of AOC Languedoc'),
+ 'Campo de Borja': ('region', 'es', E('geo/campo-de-borja'), None),
+ 'Bulgarien': ('country', 'de', E('geo/bulgaria'), None),
+ 'Oberthrakische Tiefebene (Ausbau Flörsheim-Dalsheim)': ('region', 'de', E('geo/trakiiska-nizina'), 'Thracian Lowlands PGI, "(matured in Flörsheim-Dalsheim)"'),
+ 'Abruzzen': ('region', 'de', E('geo/abruzzo'), 'German exonym'),
+}
+DE_GRAPE = {
+ 'Tempranillo': ('es', E('grape/tempranillo'), None),
+ 'Sangiovese': ('it', E('grape/sangiovese'), None),
+ 'Saint Laurent': ('fr', E('grape/st-laurent'), None),
+ 'Viura': ('es', E('grape/macabeo'), 'Viura = Macabeo'),
+ 'Sauvignon Blanc': ('fr', E('grape/sauvignon-blanc'), None),
+ 'Verdejo': ('es', E('grape/verdejo'), None),
+ 'Chardonnay': ('fr', E('grape/chardonnay'), None),
+ 'Viura (Macabeo)': ('es', E('grape/macabeo'), None),
+ 'Muscadelle': ('fr', E('grape/muscadelle'), None),
+ 'Tempranillo Blanco': ('es', E('grape/tempranillo-blanco'), None),
+ 'Garnacha Blanca': ('es', E('grape/grenache-blanc'), 'Garnacha Blanca = Grenache Blanc'),
+ 'Merlot': ('fr', E('grape/merlot'), None),
+ 'Syrah': ('fr', E('grape/syrah'), None),
+ 'Graciano': ('es', E('grape/graciano'), None),
+ 'Maturana': ('es', A('grape/maturana-tinta', 'grape/maturana-blanca'), 'Maturana Tinta or Blanca (the row is a red Rioja: Tinta meant)'),
+ 'Garnacha': ('es', E('grape/grenache'), 'Garnacha = Grenache'),
+ 'Spätburgunder': ('de', E('grape/pinot-noir'), 'Spätburgunder = Pinot Noir'),
+ 'Nebbiolo': ('it', E('grape/nebbiolo'), None),
+ 'Gropello': ('it', E('grape/groppello', 'grape/groppello-gentile'), 'Groppello as printed with one p'),
+ 'Marzemino': ('it', E('grape/marzemino'), None),
+ 'Barbera': ('it', E('grape/barbera'), None),
+ 'Grenache': ('fr', E('grape/grenache'), None),
+ 'Cinsault': ('fr', E('grape/cinsault'), None),
+ 'Rolle': ('fr', E('grape/vermentino'), 'Rolle = Vermentino'),
+ 'Cabernet Sauvignon': ('fr', E('grape/cabernet-sauvignon'), None),
+ 'Portugieser': ('de', E('grape/blauer-portugieser'), 'Blauer Portugieser'),
+ 'Corvina': ('it', E('grape/corvina'), None),
+ 'Rondinella': ('it', E('grape/rondinella'), None),
+ 'Molinara': ('it', E('grape/molinara'), None),
+ 'Bronner': ('de', E('grape/bronner'), 'fungus-resistant white variety (Freiburg 1975)'),
+ 'Dolcetto': ('it', E('grape/dolcetto'), None),
+ 'Cabernet Franc': ('fr', E('grape/cabernet-franc'), None),
+ 'Petit Verdot': ('fr', E('grape/petit-verdot'), None),
+ 'Fiano': ('it', E('grape/fiano'), None),
+ 'Trebbiano di Lugana (Turbiana)': ('it', E('grape/turbiana', 'grape/verdicchio'), 'Turbiana (Trebbiano di Lugana), a Verdicchio biotype'),
+ 'Tinto Fino': ('es', E('grape/tempranillo'), 'Tinto Fino = Tempranillo'),
+ 'Sirica': ('it', E('grape/sirica'), 'rare Campanian red variety (row: 100% Sirica, Kampanien; judged)'),
+ 'Primitivo': ('it', E('grape/primitivo'), None),
+ 'Grauburgunder (Pinot Gris)': ('de', E('grape/pinot-gris'), None),
+ "Nero d'Avola": ('it', E('grape/nero-d-avola'), None),
+ 'Dornfelder': ('de', E('grape/dornfelder'), None),
+ 'Cabernet‑Sorten': ('de', NO, '"Cabernet varieties": a group of the German Cabernet crossings'),
+}
+
+def ja_set():
+    rows = list(csv.DictReader(open(f'{RAW}/ofuro_wines.csv', encoding='utf-8')))
+    c = Counter()
+    for r in rows:
+        for p in r['region_jpn'].split('/'):
+            p = p.strip()
+            if p: c[p] += 1
+    missing = [n for n in c if n not in JA]
+    if missing: sys.exit(f'unlabelled ja names: {missing}')
+    qs = []
+    for name, w in c.most_common():
+        fam, exp, note = JA[name]
+        q = {'q': name, 'family': fam, 'source': 'ofuro-region', 'lang': 'ja', 'weight': w, 'expect': exp, 'split': 'held_out'}
+        if note: q['note'] = note
+        qs.append(q)
+    src = [{
+        'id': 'ofuro-region', 'market': 'Japan', 'language': 'ja', 'kind': 'restaurant wine list',
+        'retailer': 'Ofuro (Tokyo restaurant; list kept by the same team as the Mitsu-getsu list)',
+        'repository': 'yumaeda/sei-ya', 'path': 'latest_src/ofuro/admin/csv/ofuro_wines.csv',
+        'commit': '4a0b4c97a42101eac59b9bedc9ab0e39d2346cdf', 'columns': ['region_jpn (split on "/")'],
+        'rows_read': len(rows), 'weight': 'wine rows carrying the name', 'queries': len(qs), 'read': BUILT,
+        'split': 'held_out', 'holdout': 'whole_source'}]
+    return {'description': 'Whole-source held-out set (issue 32 item 6): Japanese wine-list region column, labelled by meaning before any resolver run. See HELDOUT.md.',
+            'built': BUILT, 'sources': src, 'queries': qs}
+
+def de_set():
+    rows = []
+    for f in ('tintos', 'blancos', 'rosados'):
+        t = open(f'{RAW}/casavazquez-{f}.ts', encoding='utf-8').read()
+        origins = re.findall(r"^\s*origin:\s*['\"](.*?)['\"],", t, re.M)
+        grapes = re.findall(r"^\s*grape:\s*['\"](.*?)['\"],", t, re.M)
+        assert len(origins) == len(grapes), f
+        rows += list(zip(origins, grapes))
+    co, cg = Counter(), Counter()
+    for o, g in rows:
+        for p in {x.strip() for x in o.split(',') if x.strip()}: co[p] += 1
+        parts = set()
+        for x in re.split(r'[,|]', g):
+            x = re.sub(r'^\s*(ca\.\s*)?\d+\s*%\s*', '', x.strip())
+            x = re.sub(r'^Cuvée\s*-\s*', '', x).strip()
+            if x: parts.add(x)
+        for p in parts: cg[p] += 1
+    missing = [n for n in co if n not in DE_ORIGIN] + [n for n in cg if n not in DE_GRAPE]
+    if missing: sys.exit(f'unlabelled de names: {missing}')
+    qs = []
+    for name, w in co.most_common():
+        fam, lang, exp, note = DE_ORIGIN[name]
+        q = {'q': name, 'family': fam, 'source': 'casavazquez-origin', 'lang': lang, 'weight': w, 'expect': exp, 'split': 'held_out'}
+        if note: q['note'] = note
+        qs.append(q)
+    for name, w in cg.most_common():
+        lang, exp, note = DE_GRAPE[name]
+        q = {'q': name, 'family': 'grape', 'source': 'casavazquez-grape', 'lang': lang, 'weight': w, 'expect': exp, 'split': 'held_out'}
+        if note: q['note'] = note
+        qs.append(q)
+    base = {'market': 'Germany', 'language': 'de', 'kind': 'bar wine menu (German-language)',
+            'retailer': 'Casa Vázquez (Spanish wine bar in Germany)', 'repository': 'ibericoder/bar-casavazquez',
+            'path': 'data/tintos.ts, data/blancos.ts, data/rosados.ts', 'commit': '14e31ad2aa899deb522499bbdcfaa25f2db3ad46',
+            'rows_read': len(rows), 'weight': 'menu wines carrying the name', 'read': BUILT, 'split': 'held_out', 'holdout': 'whole_source'}
+    src = [dict(base, id='casavazquez-origin', columns=['origin (split on ",")'], queries=len(co)),
+           dict(base, id='casavazquez-grape', columns=['grape (split on "," and "|"; percentages, "ca." and a leading "Cuvée -" removed)'], queries=len(cg))]
+    return {'description': 'Whole-source held-out set (issue 32 item 6): a German-language wine menu, origin and grape fields, labelled by meaning before any resolver run. See HELDOUT.md.',
+            'built': BUILT, 'sources': src, 'queries': qs}
+
+if __name__ == '__main__':
+    out = sys.argv[1] if len(sys.argv) > 1 else 'test/resolve'
+    for name, s in (('heldout-ja.json', ja_set()), ('heldout-de.json', de_set())):
+        with open(f'{out}/{name}', 'w', encoding='utf-8') as f:
+            json.dump(s, f, ensure_ascii=False, indent=1)
+            f.write('\n')
+        print(name, len(s['queries']), 'queries', sum(q['weight'] for q in s['queries']), 'weight')
