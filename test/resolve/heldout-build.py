@@ -4,6 +4,7 @@
 Raw files are read from /tmp/heldout-raw/ (outside the repo; see HELDOUT.md for where each came from):
   ofuro_wines.csv            yumaeda/sei-ya @4a0b4c9, latest_src/ofuro/admin/csv/ofuro_wines.csv
   casavazquez-{tintos,blancos,rosados}.ts   ibericoder/bar-casavazquez @14e31ad, data/*.ts
+  beerbook-beers.md          beerbook/beerbook.github.io @e866a40, _pages/beers.md
 
 Every name is counted by the product rows that carry it. LABELS below were written by hand from what
 each name means (the entity a sommelier would name) BEFORE the resolver was run on any of them; keys
@@ -224,6 +225,75 @@ DE_GRAPE = {
  'Cabernet‑Sorten': ('de', NO, '"Cabernet varieties": a group of the German Cabernet crossings'),
 }
 
+# --- German (Austria): beer names of an Austrian beer guide's index, style words as printed ----------
+# Every listed word is a style name or a style-family word found in the names (chosen by reading, not by
+# the resolver); its weight is the number of Austrian beers whose name carries it as a whole word.
+BOCK = ('beer/4c-helles-bock', 'beer/6c-dunkles-bock', 'beer/9a-doppelbock', 'beer/9b-eisbock')
+KELLER = ('beer/27-kellerbier', 'beer/27-historical-beer')
+DE_BEER = {
+ 'Märzen': ('de', E('beer/6a-marzen'), 'Austrian Märzen is paler than the BJCP one; the name names the style'),
+ 'Pils': ('de', E('beer/5d-german-pils'), 'Pils in an Austrian/German name: German Pils (judged)'),
+ 'Zwickl': ('de', E(*KELLER), 'Zwickel(bier), unfiltered lager: the Kellerbier style'),
+ 'Bock': ('de', A(*BOCK), 'Bock: the family (4C, 6C, 9A, 9B), as DEMAND.md labels it'),
+ 'Hell': ('de', E('beer/4a-munich-helles'), 'Hell(es): pale lager'),
+ 'Dunkel': ('de', E('beer/8a-munich-dunkel'), 'Dunkel: dark lager (judged; not Dunkles Bock)'),
+ 'Helles': ('de', E('beer/4a-munich-helles'), None),
+ 'Weisse': ('de', E('beer/10a-weissbier'), None),
+ 'Export': ('de', E('beer/5c-german-helles-exportbier'), 'Austrian/German Export: pale lager, not Scottish Export (judged)'),
+ 'Dunkles': ('de', E('beer/8a-munich-dunkel'), None),
+ 'Naturtrüb': ('de', NO, '"naturally cloudy"'),
+ 'Ale': ('en', NO, 'a family, no single style'),
+ 'Weizen': ('de', E('beer/10a-weissbier'), None),
+ 'Lager': ('en', NO, 'a family, no single style'),
+ 'Kellerbier': ('de', E(*KELLER), None),
+ 'Leicht': ('de', NO, '"light" (lower-alcohol beer)'),
+ 'Doppelmalz': ('de', NO, '"double malt": Austrian dark lager name, no style record (judged)'),
+ 'Dunkle': ('de', E('beer/8a-munich-dunkel'), None),
+ 'Helle': ('de', E('beer/4a-munich-helles'), None),
+ 'Roggen': ('de', E('beer/27-roggenbier', 'beer/27-historical-beer'), 'rye: Roggenbier'),
+ 'Festbock': ('de', E('beer/4c-helles-bock', 'beer/6c-dunkles-bock'), 'a festive bock (judged)'),
+ 'Weissbier': ('de', E('beer/10a-weissbier'), None),
+ 'Pale Ale': ('en', A('beer/18b-american-pale-ale', 'beer/24b-belgian-pale-ale'), 'a family across several styles'),
+ 'Amber': ('en', NO, 'a colour word'),
+ 'Doppelbock': ('de', E('beer/9a-doppelbock'), None),
+ 'Honigbier': ('de', E('beer/31b-alternative-sugar-beer'), 'honey beer: BJCP 31B (judged)'),
+ 'Hefeweizen': ('de', E('beer/10a-weissbier'), None),
+ 'Bockbier': ('de', A(*BOCK), 'as Bock'),
+ 'Weiße': ('de', E('beer/10a-weissbier'), None),
+ 'Bayernweiße': ('de', E('beer/10a-weissbier'), '"Bavarian Weisse" (judged)'),
+ 'Weißbier': ('de', E('beer/10a-weissbier'), None),
+ 'Hausbier': ('de', NO, '"house beer"'),
+ 'Leichte': ('de', NO, '"light"'),
+ 'Festbier': ('de', E('beer/4b-festbier'), None),
+ 'Maibock': ('de', E('beer/4c-helles-bock'), 'Maibock = Helles Bock'),
+ 'Weihnachtsbock': ('de', E('beer/4c-helles-bock', 'beer/6c-dunkles-bock'), 'a Christmas bock (judged)'),
+ 'Rauchbier': ('de', E('beer/6b-rauchbier'), None),
+ 'Weizenbier': ('de', E('beer/10a-weissbier'), None),
+ 'Weißbierbock': ('de', E('beer/10c-weizenbock'), None),
+ 'Kürbisbier': ('de', E('beer/30b-autumn-seasonal-beer'), 'pumpkin beer: 30B, as DEMAND.md labels Pumpkin Ale'),
+ 'Hanfbier': ('de', E('beer/30a-spice-herb-or-vegetable-beer'), 'hemp beer (judged)'),
+ 'Steinbier': ('de', NO, 'stone beer: no BJCP style (judged)'),
+ 'Winterbier': ('de', E('beer/30c-winter-seasonal-beer'), 'winter seasonal (judged)'),
+ 'Herbstbier': ('de', E('beer/30b-autumn-seasonal-beer'), 'autumn seasonal (judged)'),
+ 'Landbier': ('de', NO, '"country beer": no style'),
+ 'Pilsner': ('de', E('beer/5d-german-pils'), None),
+ 'IPA': ('en', A('beer/21a-american-ipa', 'beer/12c-english-ipa'), 'bare IPA: ambiguous, as MARKET.md labels it'),
+ 'Triple': ('en', E('beer/26c-belgian-tripel'), 'Tripel as printed "Triple"'),
+ "Dunk'l": ('de', E('beer/8a-munich-dunkel'), 'dialect spelling'),
+ "Böck'l": ('de', A(*BOCK), 'dialect diminutive of Bock'),
+ "März'n": ('de', E('beer/6a-marzen'), 'dialect spelling'),
+ 'Hefetrüb': ('de', NO, '"yeast-cloudy"'),
+ 'Keller': ('de', E(*KELLER), 'Keller(bier)'),
+ 'Edelmärzen': ('de', E('beer/6a-marzen'), None),
+ 'Edel-Pils': ('de', E('beer/5d-german-pils'), None),
+ 'Schwarzes': ('de', E('beer/8b-schwarzbier'), '"the black one": Schwarzbier (judged)'),
+}
+
+def beer_rows():
+    t = open(f'{RAW}/beerbook-beers.md', encoding='utf-8').read()
+    rows = re.findall(r'^\*\*(.+?)\*\*\s+--\s+(.+?)\s+\(\s*(.+?)\s*\)\s+_#', t, re.M)
+    return rows, [n for n, b, p in rows if 'Austria' in p.split('›')[0]]
+
 def ja_set():
     rows = list(csv.DictReader(open(f'{RAW}/ofuro_wines.csv', encoding='utf-8')))
     c = Counter()
@@ -266,6 +336,13 @@ def de_set():
             x = re.sub(r'^Cuvée\s*-\s*', '', x).strip()
             if x: parts.add(x)
         for p in parts: cg[p] += 1
+    all_beer, beers = beer_rows()
+    cb = Counter()
+    for name in DE_BEER:
+        pat = re.compile(r'(?<![\wÄÖÜäöüß\'-])' + re.escape(name) + r'(?![\wÄÖÜäöüß\'-])')
+        cb[name] = sum(1 for n in beers if pat.search(n))
+    zero = [n for n, w in cb.items() if w == 0]
+    if zero: sys.exit(f'beer words not found: {zero}')
     missing = [n for n in co if n not in DE_ORIGIN] + [n for n in cg if n not in DE_GRAPE]
     if missing: sys.exit(f'unlabelled de names: {missing}')
     qs = []
@@ -279,13 +356,24 @@ def de_set():
         q = {'q': name, 'family': 'grape', 'source': 'casavazquez-grape', 'lang': lang, 'weight': w, 'expect': exp, 'split': 'held_out'}
         if note: q['note'] = note
         qs.append(q)
+    for name, w in cb.most_common():
+        lang, exp, note = DE_BEER[name]
+        q = {'q': name, 'family': 'beer_style', 'source': 'beerbook-austria-names', 'lang': lang, 'weight': w, 'expect': exp, 'split': 'held_out'}
+        if note: q['note'] = note
+        qs.append(q)
     base = {'market': 'Germany', 'language': 'de', 'kind': 'bar wine menu (German-language)',
             'retailer': 'Casa Vázquez (Spanish wine bar in Germany)', 'repository': 'ibericoder/bar-casavazquez',
             'path': 'data/tintos.ts, data/blancos.ts, data/rosados.ts', 'commit': '14e31ad2aa899deb522499bbdcfaa25f2db3ad46',
             'rows_read': len(rows), 'weight': 'menu wines carrying the name', 'read': BUILT, 'split': 'held_out', 'holdout': 'whole_source'}
     src = [dict(base, id='casavazquez-origin', columns=['origin (split on ",")'], queries=len(co)),
-           dict(base, id='casavazquez-grape', columns=['grape (split on "," and "|"; percentages, "ca." and a leading "Cuvée -" removed)'], queries=len(cg))]
-    return {'description': 'Whole-source held-out set (issue 32 item 6): a German-language wine menu, origin and grape fields, labelled by meaning before any resolver run. See HELDOUT.md.',
+           dict(base, id='casavazquez-grape', columns=['grape (split on "," and "|"; percentages, "ca." and a leading "Cuvée -" removed)'], queries=len(cg)),
+           {'id': 'beerbook-austria-names', 'market': 'Austria', 'language': 'de', 'kind': 'beer guide index (Austrian beers)',
+            'retailer': 'beerbook.github.io "Beers A-Z Index" (405 beers of Austria and Czechia)', 'repository': 'beerbook/beerbook.github.io',
+            'path': '_pages/beers.md', 'commit': 'e866a405cbf674da4619a73e7005f1805118272f',
+            'columns': ['beer name (bold), Austrian rows only: style words as printed, matched as whole words'],
+            'rows_read': len(beers), 'weight': 'Austrian beers whose name carries the word', 'queries': len(cb), 'read': BUILT,
+            'split': 'held_out', 'holdout': 'whole_source'}]
+    return {'description': 'Whole-source held-out set (issue 32 item 6): a German-language wine menu (origin and grape fields) and the style words of an Austrian beer guide\'s beer names, labelled by meaning before any resolver run. See HELDOUT.md.',
             'built': BUILT, 'sources': src, 'queries': qs}
 
 if __name__ == '__main__':
