@@ -2,9 +2,22 @@
 // Data and labels: test/resolve/demand-queries.json (sources and policy in test/resolve/DEMAND.md);
 // scoring: bench/lib/demand.ts. Targets (issue 8): demand-weighted accuracy >= 0.95 overall and
 // >= 0.90 in every family; confidently wrong <= 0.5% of queries. `--misses N` lists N misses (default 40).
+// Last section (issue 32, item 6): per family, sources built/tuned on apart from sources held out whole
+// (test/resolve/HELDOUT.md). `--heldout-misses N` lists N misses of the held-out sources (default 0:
+// nobody tunes on them, so their misses are not printed unless asked for).
 import { loadEngine, table } from './lib/evaluate.ts';
 import fs from 'node:fs';
-import { EVERYDAY_PATH, evaluateDemand, loadDemandSet, MARKET_PATH, type DemandSet, type FamilyMetrics } from './lib/demand.ts';
+import {
+  EVERYDAY_PATH,
+  evaluateDemand,
+  evaluateHeldOut,
+  loadAllSets,
+  loadDemandSet,
+  MARKET_PATH,
+  type CellMetrics,
+  type DemandSet,
+  type FamilyMetrics,
+} from './lib/demand.ts';
 
 const arg = process.argv.indexOf('--misses');
 const showMisses = arg > 0 ? Number(process.argv[arg + 1]) : 40;
@@ -84,5 +97,66 @@ if (fs.existsSync(EVERYDAY_PATH)) {
   for (const o of m.outcomes.filter((x) => !x.right)) {
     const got = o.top ? `${o.state} ${o.top} ${o.topScore}` : `${o.state}${o.coverage ? ` (${o.coverage})` : ''}`;
     console.log(`  ${o.confidentlyWrong ? '!' : ' '} "${o.query.q}"  expect ${exp(o)}${o.missingEntity ? ' (missing)' : ''} → ${got}`);
+  }
+}
+
+// Held out whole vs built/tuned on (issue 32, item 6; test/resolve/HELDOUT.md). A source is held out
+// whole when nobody built or tuned on any of its rows (a market, a retailer, a menu); the random
+// held-out share of a tuned-on source counts as built/tuned-on. Weighted accuracy: each source weighs
+// the same in total within a cell, since weights are in the unit of their source.
+{
+  const harg = process.argv.indexOf('--heldout-misses');
+  const showHeldOutMisses = harg > 0 ? Number(process.argv[harg + 1]) : 0;
+  const sets = loadAllSets();
+  const ho = evaluateHeldOut(engine, sets);
+  const cellCols = (m: CellMetrics | undefined) =>
+    m ? [m.sources, m.queries, m.accuracy.toFixed(3), `${pct(m.confidentlyWrongShare)} (${m.confidentlyWrong})`] : ['-', '-', '-', '-'];
+  console.log(`\nHELD OUT WHOLE vs BUILT/TUNED ON (issue 32 item 6): ${sets.map((x) => x.name).join(', ')}`);
+  console.log('per family group; weighted accuracy with every source weighing the same within a cell');
+  const h = [
+    'family group',
+    'built/tuned-on sources',
+    'queries',
+    'weighted acc',
+    'conf. wrong',
+    'held-out whole sources',
+    'queries',
+    'weighted acc',
+    'conf. wrong',
+  ];
+  const rows = Object.entries(ho.byGroup).map(([g, c]) => [g, ...cellCols(c.built), ...cellCols(c.held_out_whole)]);
+  rows.push(['ALL (sources equal)', ...cellCols(ho.overall.built), ...cellCols(ho.overall.held_out_whole)]);
+  console.log(table(h, rows));
+  console.log('\nheld-out whole sources, one by one (raw weights):');
+  console.log(
+    table(
+      ['set / source', 'family groups', 'queries', 'weighted acc', 'unweighted', 'conf. wrong'],
+      ho.bySource
+        .filter((x) => x.status === 'held_out_whole')
+        .map((x) => [
+          `${x.set} / ${x.source}`,
+          [...new Set(ho.outcomes.filter((o) => o.set === x.set && o.query.source === x.source).map((o) => o.group))].join(','),
+          x.metrics.queries,
+          x.metrics.accuracy.toFixed(3),
+          x.metrics.accuracyUnweighted.toFixed(3),
+          `${pct(x.metrics.confidentlyWrongShare)} (${x.metrics.confidentlyWrong})`,
+        ]),
+    ),
+  );
+  const hoSets = sets.filter((x) => x.name.startsWith('heldout-'));
+  for (const { name, set } of hoSets) {
+    const m = evaluateDemand(engine, set);
+    console.log(`\n${name} by family (raw weights; ${set.sources.map((s) => s.id).join(', ')}):`);
+    console.log(table(head, [...Object.entries(m.byFamily).map(([f, x]) => row(f, x)), row('OVERALL (sources equal)', m.overall)]));
+    const missing = m.outcomes.filter((o) => !o.right && o.missingEntity).length;
+    console.log(`misses ${m.outcomes.filter((o) => !o.right).length} (${missing} expect an entity the knowledge base lacks)`);
+  }
+  if (showHeldOutMisses > 0) {
+    console.log('\nheld-out misses (do not tune on these; HELDOUT.md), heaviest first:');
+    const hm = ho.outcomes.filter((o) => o.status === 'held_out_whole' && !o.right).sort((a, b) => b.query.weight - a.query.weight);
+    for (const o of hm.slice(0, showHeldOutMisses)) {
+      const got = o.top ? `${o.state} ${o.top} ${o.topScore}` : `${o.state}${o.coverage ? ` (${o.coverage})` : ''}`;
+      console.log(`  ${o.confidentlyWrong ? '!' : ' '} [${o.set}/${o.query.family}/${o.query.lang ?? '?'}] ${o.query.weight}  "${o.query.q}"  expect ${exp(o)}${o.missingEntity ? ' (missing)' : ''} → ${got}`);
+    }
   }
 }

@@ -144,3 +144,108 @@ export function evaluateDemand(engine: Engine, set: DemandSet) {
   return { outcomes, byFamily, bySource, overall };
 }
 export type DemandEvaluation = ReturnType<typeof evaluateDemand>;
+
+// ---------------------------------------------------------------------------------------------
+// Whole-source held-out measurement (issue 32, item 6; test/resolve/HELDOUT.md).
+//
+// A source (one market column, one retailer, one menu) is "held out whole" when nobody built or
+// tuned on any of its rows: its entry in `sources` says `holdout: "whole_source"`, or every one of
+// its queries carries `split: "held_out"` (the Vinmonopolet columns of market-queries.json). Every
+// other source counts as "built/tuned-on", including its randomly held-out rows: a random share of
+// a source that was tuned on does not show how a market nobody looked at is answered.
+//
+// Families are compared across sets by group (the demand set says `wine_geography` where the market
+// sets say `country` and `region`). Within a (group, status) cell each source weighs the same in total,
+// because weights are in the unit of their source (reviews, sales rows, bottles, menu wines).
+
+/** The whole-source held-out sets: test/resolve/heldout-*.json. Nobody tunes on them. */
+export function heldOutPaths(dir = path.join(ROOT, 'test', 'resolve')): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((f) => /^heldout-[a-z0-9-]+\.json$/.test(f))
+    .sort()
+    .map((f) => path.join(dir, f));
+}
+
+export const FAMILY_GROUP: Record<string, string> = {
+  wine_geography: 'geography',
+  country: 'geography',
+  region: 'geography',
+  grape: 'grape',
+  beer_style: 'beer_style',
+  spirit: 'spirit',
+  wine_style: 'wine_style',
+  everyday: 'everyday',
+};
+export const familyGroup = (family: string) => FAMILY_GROUP[family] ?? family;
+
+export type SourceStatus = 'built' | 'held_out_whole';
+
+/** Whether a source of a set was built/tuned on or is held out whole (see above). */
+export function sourceStatus(set: DemandSet, sourceId: string): SourceStatus {
+  const entry = set.sources.find((s) => s.id === sourceId);
+  if (entry && entry['holdout'] === 'whole_source') return 'held_out_whole';
+  const qs = set.queries.filter((q) => q.source === sourceId);
+  return qs.length > 0 && qs.every((q) => q.split === 'held_out') ? 'held_out_whole' : 'built';
+}
+
+export interface NamedSet {
+  /** file name, e.g. market-queries.json */
+  name: string;
+  set: DemandSet;
+}
+
+/** Every labelled demand-style set that exists: demand, market, everyday and the held-out sets. */
+export function loadAllSets(): NamedSet[] {
+  const files = [DEMAND_PATH, MARKET_PATH, EVERYDAY_PATH, ...heldOutPaths()].filter((f) => fs.existsSync(f));
+  return files.map((f) => ({ name: path.basename(f), set: loadDemandSet(f) }));
+}
+
+export interface CellMetrics extends FamilyMetrics {
+  sources: number;
+}
+
+export interface HeldOutEvaluation {
+  /** group → status → metrics (each source weighs the same in total within the cell) */
+  byGroup: Record<string, Partial<Record<SourceStatus, CellMetrics>>>;
+  /** status → metrics over every group (each source weighs the same) */
+  overall: Partial<Record<SourceStatus, CellMetrics>>;
+  /** one row per source: set, source, status, raw-weight metrics */
+  bySource: { set: string; source: string; status: SourceStatus; metrics: FamilyMetrics }[];
+  outcomes: (DemandOutcome & { set: string; status: SourceStatus; group: string })[];
+}
+
+export function evaluateHeldOut(engine: Engine, sets: NamedSet[]): HeldOutEvaluation {
+  const outcomes: HeldOutEvaluation['outcomes'] = [];
+  for (const { name, set } of sets) {
+    const status = new Map<string, SourceStatus>();
+    for (const q of set.queries) if (!status.has(q.source)) status.set(q.source, sourceStatus(set, q.source));
+    for (const q of set.queries) outcomes.push({ ...scoreQuery(engine, q), set: name, status: status.get(q.source)!, group: familyGroup(q.family) });
+  }
+  const sourceKey = (o: (typeof outcomes)[number]) => `${o.set}\u0000${o.query.source}`;
+  const cell = (outs: typeof outcomes): CellMetrics => {
+    const total = new Map<string, number>();
+    for (const o of outs) total.set(sourceKey(o), (total.get(sourceKey(o)) ?? 0) + o.query.weight);
+    return { ...metrics(outs, (o) => o.query.weight / (total.get(sourceKey(o as (typeof outcomes)[number])) || 1)), sources: total.size };
+  };
+  const byGroup: HeldOutEvaluation['byGroup'] = {};
+  for (const g of [...new Set(outcomes.map((o) => o.group))].sort()) {
+    byGroup[g] = {};
+    for (const s of ['built', 'held_out_whole'] as const) {
+      const outs = outcomes.filter((o) => o.group === g && o.status === s);
+      if (outs.length) byGroup[g]![s] = cell(outs);
+    }
+  }
+  const overall: HeldOutEvaluation['overall'] = {};
+  for (const s of ['built', 'held_out_whole'] as const) {
+    const outs = outcomes.filter((o) => o.status === s);
+    if (outs.length) overall[s] = cell(outs);
+  }
+  const bySource: HeldOutEvaluation['bySource'] = [];
+  for (const k of [...new Set(outcomes.map(sourceKey))]) {
+    const outs = outcomes.filter((o) => sourceKey(o) === k);
+    bySource.push({ set: outs[0]!.set, source: outs[0]!.query.source, status: outs[0]!.status, metrics: metrics(outs, (o) => o.query.weight) });
+  }
+  return { byGroup, overall, bySource, outcomes };
+}
