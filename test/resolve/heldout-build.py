@@ -294,6 +294,16 @@ def beer_rows():
     rows = re.findall(r'^\*\*(.+?)\*\*\s+--\s+(.+?)\s+\(\s*(.+?)\s*\)\s+_#', t, re.M)
     return rows, [n for n, b, p in rows if 'Austria' in p.split('›')[0]]
 
+def queries(counts, source, label):
+    """One held-out query per counted name, heaviest first; label(name) -> (family, lang, expect, note)."""
+    out = []
+    for name, w in counts.most_common():
+        fam, lang, exp, note = label(name)
+        q = {'q': name, 'family': fam, 'source': source, 'lang': lang, 'weight': w, 'expect': exp, 'split': 'held_out'}
+        if note: q['note'] = note
+        out.append(q)
+    return out
+
 def ja_set():
     rows = list(csv.DictReader(open(f'{RAW}/ofuro_wines.csv', encoding='utf-8')))
     c = Counter()
@@ -303,12 +313,7 @@ def ja_set():
             if p: c[p] += 1
     missing = [n for n in c if n not in JA]
     if missing: sys.exit(f'unlabelled ja names: {missing}')
-    qs = []
-    for name, w in c.most_common():
-        fam, exp, note = JA[name]
-        q = {'q': name, 'family': fam, 'source': 'ofuro-region', 'lang': 'ja', 'weight': w, 'expect': exp, 'split': 'held_out'}
-        if note: q['note'] = note
-        qs.append(q)
+    qs = queries(c, 'ofuro-region', lambda n: (JA[n][0], 'ja', *JA[n][1:]))
     src = [{
         'id': 'ofuro-region', 'market': 'Japan', 'language': 'ja', 'kind': 'restaurant wine list',
         'retailer': 'Ofuro (Tokyo restaurant; list kept by the same team as the Mitsu-getsu list)',
@@ -329,12 +334,12 @@ def de_set():
         rows += list(zip(origins, grapes))
     co, cg = Counter(), Counter()
     for o, g in rows:
-        for p in {x.strip() for x in o.split(',') if x.strip()}: co[p] += 1
-        parts = set()
+        for p in dict.fromkeys(x.strip() for x in o.split(',') if x.strip()): co[p] += 1
+        parts = {}
         for x in re.split(r'[,|]', g):
             x = re.sub(r'^\s*(ca\.\s*)?\d+\s*%\s*', '', x.strip())
             x = re.sub(r'^Cuvée\s*-\s*', '', x).strip()
-            if x: parts.add(x)
+            if x: parts[x] = True
         for p in parts: cg[p] += 1
     all_beer, beers = beer_rows()
     cb = Counter()
@@ -345,22 +350,9 @@ def de_set():
     if zero: sys.exit(f'beer words not found: {zero}')
     missing = [n for n in co if n not in DE_ORIGIN] + [n for n in cg if n not in DE_GRAPE]
     if missing: sys.exit(f'unlabelled de names: {missing}')
-    qs = []
-    for name, w in co.most_common():
-        fam, lang, exp, note = DE_ORIGIN[name]
-        q = {'q': name, 'family': fam, 'source': 'casavazquez-origin', 'lang': lang, 'weight': w, 'expect': exp, 'split': 'held_out'}
-        if note: q['note'] = note
-        qs.append(q)
-    for name, w in cg.most_common():
-        lang, exp, note = DE_GRAPE[name]
-        q = {'q': name, 'family': 'grape', 'source': 'casavazquez-grape', 'lang': lang, 'weight': w, 'expect': exp, 'split': 'held_out'}
-        if note: q['note'] = note
-        qs.append(q)
-    for name, w in cb.most_common():
-        lang, exp, note = DE_BEER[name]
-        q = {'q': name, 'family': 'beer_style', 'source': 'beerbook-austria-names', 'lang': lang, 'weight': w, 'expect': exp, 'split': 'held_out'}
-        if note: q['note'] = note
-        qs.append(q)
+    qs = (queries(co, 'casavazquez-origin', lambda n: DE_ORIGIN[n])
+          + queries(cg, 'casavazquez-grape', lambda n: ('grape', *DE_GRAPE[n]))
+          + queries(cb, 'beerbook-austria-names', lambda n: ('beer_style', *DE_BEER[n])))
     base = {'market': 'Germany', 'language': 'de', 'kind': 'bar wine menu (German-language)',
             'retailer': 'Casa Vázquez (Spanish wine bar in Germany)', 'repository': 'ibericoder/bar-casavazquez',
             'path': 'data/tintos.ts, data/blancos.ts, data/rosados.ts', 'commit': '14e31ad2aa899deb522499bbdcfaa25f2db3ad46',
