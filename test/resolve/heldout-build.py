@@ -145,6 +145,78 @@ JA = {
  'カーネロス': ('region', E('geo/los-carneros'), 'Carneros (Los Carneros AVA)'),
 }
 
+# --- Japanese: the same list's wine names (name_jpn): the appellation, grape or category word that
+# heads the name. Heads chosen by reading the names (3+ rows); a row counts for the longest head it
+# starts with (the half-width middle dot and spaces read as ・ for matching; queries keep ・).
+def G(k): return E(f'geo/{k}')
+JA_HEAD = {
+ 'シャトーヌッフ・デュ・パプ': ('region', G('chateauneuf-du-pape'), 'Châteauneuf-du-Pape'),
+ 'ジュヴレ・シャンベルタン': ('region', G('gevrey-chambertin'), None),
+ 'ニュイ・サン・ジョルジュ': ('region', G('nuits-saint-georges'), None),
+ 'ヴァン・ド・ペイ': ('wine_style', NO, 'Vin de Pays: a category word (designation), no_entity as in MARKET.md'),
+ 'ヴァン・ドゥ・ペイ': ('wine_style', NO, 'Vin de Pays, other spelling'),
+ 'モレ・サン・ドニ': ('region', G('morey-saint-denis'), None),
+ 'バンドール': ('region', G('bandol'), None),
+ 'ピュリニー・モンラッシェ': ('region', G('puligny-montrachet'), None),
+ 'シャンボール・ミュジニー': ('region', G('chambolle-musigny'), None),
+ 'コトー・デュ・ラングドック': ('region', G('languedoc'), 'Coteaux du Languedoc, former name of AOC Languedoc'),
+ 'ヴォーヌ・ロマネ': ('region', G('vosne-romanee'), None),
+ 'コート・デュ・ジュラ': ('region', G('cotes-du-jura'), None),
+ 'シノン': ('region', G('chinon'), None),
+ 'ソミュール・シャンピニィ': ('region', E('geo/saumur-champigny', 'geo/saumur'), 'Saumur-Champigny'),
+ 'サンセール': ('region', G('sancerre'), None),
+ 'シャブリ・グラン・クリュ': ('region', E('geo/chablis-grand-cru', 'geo/chablis'), None),
+ 'ポマール': ('region', G('pommard'), None),
+ 'ジゴンダス': ('region', G('gigondas'), None),
+ 'シャルム・シャンベルタン': ('region', G('charmes-chambertin'), None),
+ 'コルトン': ('region', G('corton'), None),
+ 'エルミタージュ': ('region', G('hermitage'), None),
+ 'ブラン・フュメ・ドゥ・プイィ': ('region', G('pouilly-fume'), 'Blanc Fumé de Pouilly = Pouilly-Fumé'),
+ 'シャサーニュ・モンラッシェ': ('region', G('chassagne-montrachet'), None),
+ 'カオール': ('region', G('cahors'), None),
+ 'コルナス': ('region', G('cornas'), None),
+ 'リースリング': ('grape', E('grape/riesling'), None),
+ 'サン・ジョセフ': ('region', G('saint-joseph'), None),
+ 'コート・デュ・ローヌ': ('region', G('cotes-du-rhone'), None),
+ 'ゲヴェルツトラミネール': ('grape', E('grape/gewurztraminer'), None),
+ 'シャブリ・プルミエ・クリュ': ('region', E('geo/chablis-premier-cru', 'geo/chablis'), 'Chablis Premier Cru'),
+ 'ミュスカデ・セーヴル・エ・メーヌ': ('region', E('geo/muscadet-sevre-et-maine', 'geo/muscadet'), None),
+ 'マディラン': ('region', G('madiran'), None),
+ 'ムルソー': ('region', G('meursault'), None),
+ 'コンドリュー': ('region', G('condrieu'), None),
+ 'ボンヌ・マール': ('region', G('bonnes-mares'), None),
+ 'コート・ロティ': ('region', G('cote-rotie'), None),
+ 'ブルゴーニュ・シャルドネ': ('region', E('geo/bourgogne'), 'Bourgogne (Chardonnay): the appellation, with its grape'),
+ 'ブルゴーニュ': ('region', G('bourgogne'), None),
+ 'ヴァケラス': ('region', G('vacqueyras'), None),
+ 'コート・デュ・ルーシヨン': ('region', G('cotes-du-roussillon'), None),
+ 'ピノ・グリ': ('grape', E('grape/pinot-gris'), None),
+ 'ピノ・ノワール': ('grape', E('grape/pinot-noir'), None),
+ 'ブルグイユ': ('region', G('bourgueil'), None),
+ 'シャンベルタン・クロ・ド・ベズ': ('region', G('chambertin-clos-de-beze'), None),
+ 'クロ・ド・ヴージョ': ('region', G('clos-de-vougeot'), None),
+ 'シュヴァリエ・モンラッシェ': ('region', G('chevalier-montrachet'), None),
+ 'ペルナン・ヴェルジュレス': ('region', G('pernand-vergelesses'), None),
+ 'エシェゾー': ('region', G('echezeaux'), None),
+ 'コルトン・シャルルマーニュ': ('region', G('corton-charlemagne'), None),
+ 'ボーヌ': ('region', G('beaune'), None),
+ 'ヴーヴレ': ('region', G('vouvray'), None),
+ 'シャブリ': ('region', G('chablis'), None),
+ 'クロ・ヴージョ': ('region', G('clos-de-vougeot'), 'Clos Vougeot = Clos de Vougeot'),
+ 'クローズ・エルミタージュ': ('region', G('crozes-hermitage'), None),
+ 'ボジョレー': ('region', G('beaujolais'), None),
+ 'フォージェール': ('region', G('faugeres'), None),
+ 'レ・ボー・ドゥ・プロヴァンス': ('region', G('les-baux-de-provence'), None),
+ 'ソミュール': ('region', G('saumur'), None),
+ 'サン・トーバン': ('region', G('saint-aubin'), None),
+ 'サヴィニィ・レ・ボーヌ': ('region', G('savigny-les-beaune'), None),
+ 'ジヴリィ': ('region', G('givry'), None),
+ 'プイィ・フュメ': ('region', G('pouilly-fume'), None),
+ 'バタール・モンラッシェ': ('region', G('batard-montrachet'), None),
+ 'アロース・コルトン': ('region', G('aloxe-corton'), None),
+ 'ラトリシエール・シャンベルタン': ('region', G('latricieres-chambertin'), None),
+}
+
 # --- German: a Spanish bar's German-language wine menu, fields origin and grape ---------------------
 # (family, lang, expect, note)
 DE_ORIGIN = {
@@ -313,7 +385,16 @@ def ja_set():
             if p: c[p] += 1
     missing = [n for n in c if n not in JA]
     if missing: sys.exit(f'unlabelled ja names: {missing}')
-    qs = queries(c, 'ofuro-region', lambda n: (JA[n][0], 'ja', *JA[n][1:]))
+    heads = sorted(JA_HEAD, key=len, reverse=True)
+    ch = Counter()
+    for r in rows:
+        n = re.sub(r'[\s\u3000]+', '・', r['name_jpn'].strip()).replace('･', '・')
+        h = next((h for h in heads if n.startswith(h) and (len(n) == len(h) or n[len(h)] in '・（(')), None)
+        if h: ch[h] += 1
+    zero = [h for h in JA_HEAD if ch[h] < 3]
+    if zero: sys.exit(f'heads under 3 rows: {zero}')
+    qs = (queries(c, 'ofuro-region', lambda n: (JA[n][0], 'ja', *JA[n][1:]))
+          + queries(ch, 'ofuro-name-head', lambda n: (JA_HEAD[n][0], 'ja', *JA_HEAD[n][1:])))
     src = [{
         'id': 'ofuro-region', 'market': 'Japan', 'language': 'ja', 'kind': 'restaurant wine list',
         'retailer': 'Ofuro (Tokyo restaurant; list kept by the same team as the Mitsu-getsu list)',
@@ -321,7 +402,9 @@ def ja_set():
         'commit': '4a0b4c97a42101eac59b9bedc9ab0e39d2346cdf', 'columns': ['region_jpn (split on "/")'],
         'rows_read': len(rows), 'weight': 'wine rows carrying the name', 'queries': len(qs), 'read': BUILT,
         'split': 'held_out', 'holdout': 'whole_source'}]
-    return {'description': 'Whole-source held-out set (issue 32 item 6): Japanese wine-list region column, labelled by meaning before any resolver run. See HELDOUT.md.',
+    src.append(dict(src[0], id='ofuro-name-head', columns=['name_jpn (wine name): the appellation, grape or category word heading it (longest listed head, 3+ rows)'],
+                    weight='wine rows whose name starts with the head', queries=len(ch)))
+    return {'description': 'Whole-source held-out set (issue 32 item 6): Japanese wine-list region column and the heads of its wine names, labelled by meaning before any resolver run. See HELDOUT.md.',
             'built': BUILT, 'sources': src, 'queries': qs}
 
 def de_set():
