@@ -7,6 +7,10 @@
 // (Saint↔St, Sainte↔Ste, Sankt↔St, Mount↔Mt, Santa↔Sta). Queries get one folded form, plus the
 // "ae" form when they carry an umlaut (`queryForms`), so "spät-", "spat-" and "spaet-" meet on
 // both sides.
+// Japanese, Chinese and Korean (issue 32): see `cjkExact` and `cjkFold` below: width folded (NFKC),
+// the katakana middle dot joins the words it separates (an index name is also findable with a space
+// there), long-vowel marks and ヴ spellings folded, kana voicing marks and Hangul syllables kept whole,
+// and a trailing "region" suffix (地方, 地区, 河流域, 产区, 지방 …) dropped from a place name.
 // Word classes used by the resolver's partial tiers:
 // - STOP_WORDS: articles, prepositions and conjunctions of the KB's languages. They weigh nothing
 //   in a name's coverage and never match as a prefix or with typos.
@@ -152,14 +156,91 @@ const LATIN_EXACT = latinTable((ch) => exactRaw(ch, ''), /^\p{L}$/u);
 const LATIN_FOLD = latinTable(foldRaw, /^[a-z]+$/);
 const LATIN_KEEP_CASE = latinTable(foldKeepCaseRaw, /^[A-Za-z]+$/);
 
+// ---- Japanese, Chinese and Korean -------------------------------------------------------------
+// These scripts write no spaces inside a name, and shops spell one name several ways: "ピノ・ノワール",
+// "ピノ ノワール", "ピノノワール" and half-width "ﾋﾟﾉ･ﾉﾜｰﾙ"; "メルロー" and "メルロ"; "ソーヴィニヨン" and
+// "ソービニヨン"; "부르고뉴 지방" for 부르고뉴. Rules rather than a tokenizer: names are short, and a
+// morphological analyser (kuromoji and the like) would add megabytes of dictionary to start-up for
+// words that the knowledge base lists anyway.
+
+/** Kana, CJK ideographs, Hangul, and the half- and full-width forms: a string with one takes the CJK path. */
+const CJK = /[\u3000-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]/;
+/** Marks that separate the words of one name, between two kana: the middle dot (・, half-width ･ folds to it), the double hyphen ゠ and "=" ("ムスカート=ジルヴァーナー"). */
+const KANA_JOINER = /(?<=[\u30a1-\u30fa\u30fc])[・゠=＝](?=[\u30a1-\u30fa\u30fc])/g;
+/** Dashes typed for the long-vowel mark after a katakana ("ボルド-", "カベルネソ―ヴィニヨン"). */
+const KANA_DASH = /(?<=[\u30a1-\u30fa])[-‐‑‒–—―−－ｰ](?![\p{L}\p{N}]*[a-z])/gu;
+/** Combining marks to drop when folding, except the kana voicing marks (゙ ゚), which NFC puts back on their kana. */
+const COMBINING_NOT_KANA = /[^\P{M}\u3099\u309a]+/gu;
+/** ヴ written as the nearer native kana ("ソーヴィニヨン" = "ソービニヨン"): the longer spellings first. */
+const VU: [RegExp, string][] = [[/ヴァ/g, 'バ'], [/ヴィ/g, 'ビ'], [/ヴェ/g, 'ベ'], [/ヴォ/g, 'ボ'], [/ヴ/g, 'ブ']];
+/** Small ャュョ written full size ("ソーヴィニョン" = "ソーヴィニヨン"). */
+const SMALL_YA: Record<string, string> = { 'ャ': 'ヤ', 'ュ': 'ユ', 'ョ': 'ヨ' };
+/**
+ * A word ending in a "region" suffix after a name: 地方 (region), 地区 (district), 地域 (area), 河流域 /
+ * 川流域 / 流域 (river basin), 州 (Italian region, US state), 県 (département), and 種 (variety:
+ * "ネッビオーロ種") after katakana, or after katakana and one or two ideographs ("ロワール渓谷地方");
+ * 产区 / 產區 / 地区 / 地區 (wine region, district) and 県 (prefecture: "山梨県") after at least two
+ * ideographs; 지방 / 지역 (region, area) after at least two Hangul syllables. The name is what is left
+ * ("ブルゴーニュ地方" is ブルゴーニュ). After a single ideograph nothing is dropped ("加州" is
+ * California, not "加").
+ */
+const REGION_SUFFIX = /(?:(?<=[\u30a1-\u30fa][\u4e00-\u9fff]{0,2})(?:地方|地区|地域|河流域|川流域|流域|州|県|種)|(?<=[\u4e00-\u9fff]{2})(?:产区|產區|地区|地區|県)|(?<=[\uac00-\ud7af]{2})(?:지방|지역))$/;
+/** The same suffixes as words of their own ("ブルゴーニュ 地方", "보르도 지역"), dropped after a word of the matching script. */
+const SUFFIX_WORD: Record<string, RegExp> = {
+  '地方': /[\u30a1-\u30fa]$/, '地区': /[\u30a1-\u30fa]$/, '地域': /[\u30a1-\u30fa]$/, '河流域': /[\u30a1-\u30fa]$/,
+  '产区': /[\u4e00-\u9fff]$/, '產區': /[\u4e00-\u9fff]$/, '지방': /[\uac00-\ud7af]$/, '지역': /[\uac00-\ud7af]$/,
+};
+
+/** A CJK string before exactForm's squash: width folded (NFKC), dashes after katakana read as ー, and the words of one katakana name joined. */
+function cjkExact(s: string): string {
+  return s.normalize('NFKC').replace(KANA_DASH, 'ー').replace(KANA_JOINER, '');
+}
+
+/** fold for a CJK exact form: Latin letters folded as usual, kana and Hangul kept whole; spelling variants of katakana folded; a region suffix dropped. */
+function cjkFold(exact: string): string {
+  let s = exact
+    .normalize('NFKC')
+    .replace(SPECIAL_RE, (c) => SPECIAL[c] ?? c)
+    .normalize('NFKD')
+    .replace(COMBINING_NOT_KANA, '')
+    .normalize('NFC')
+    .toLowerCase();
+  if (/[\u30a1-\u30fc]/.test(s)) {
+    s = s.replace(/ー/g, '');
+    for (const [re, to] of VU) s = s.replace(re, to);
+    s = s.replace(/[ャュョ]/g, (c) => SMALL_YA[c]!);
+  }
+  const words = squash(s).split(' ');
+  const out: string[] = [];
+  for (const w of words) {
+    const cut = w.replace(REGION_SUFFIX, '');
+    if (cut && cut !== w) out.push(cut);
+    else if (out.length && SUFFIX_WORD[w]?.test(out[out.length - 1]!)) continue;
+    else out.push(w);
+  }
+  return out.join(' ');
+}
+
 /** Case, punctuation and white space normalised; letters as typed. */
 export function exactForm(s: string, apostrophe: '' | ' ' = ''): string {
-  return asciiSquash(s, true, apostrophe === '') ?? latinSquash(s, true, LATIN_EXACT, apostrophe === '') ?? squash(exactRaw(s, apostrophe));
+  return asciiSquash(s, true, apostrophe === '') ?? latinSquash(s, true, LATIN_EXACT, apostrophe === '') ?? squash(exactRaw(CJK.test(s) ? cjkExact(s) : s, apostrophe));
 }
 
 /** Accents and ligatures folded away from an exact form. */
 export function fold(exact: string): string {
-  return asciiSquash(exact, true, false) ?? latinSquash(exact, true, LATIN_FOLD, false) ?? squash(foldRaw(exact));
+  return asciiSquash(exact, true, false) ?? latinSquash(exact, true, LATIN_FOLD, false) ?? (CJK.test(exact) ? cjkFold(exact) : squash(foldRaw(exact)));
+}
+
+/**
+ * More forms of a CJK index name: with a space where the name has a middle dot ("ピノ ノワール" as
+ * some shops write it), and a Korean name of several words also without its spaces ("피노누아").
+ */
+function cjkVariants(name: string): string[] {
+  const out: string[] = [];
+  const nfkc = name.normalize('NFKC');
+  if (/[・゠=＝]/.test(nfkc)) out.push(fold(exactForm(nfkc.replace(/[・゠=＝]/g, ' '))));
+  if (/[\uac00-\ud7af]\s+[\uac00-\ud7af]/.test(nfkc)) out.push(fold(exactForm(nfkc.replace(/(?<=[\uac00-\ud7af])\s+(?=[\uac00-\ud7af])/g, ''))));
+  return out.filter((v) => v.length > 0);
 }
 
 export const STOP_WORDS: ReadonlySet<string> = new Set([
@@ -232,6 +313,7 @@ export function indexVariants(name: string): string[] {
     out.add(fold(exact));
     if (/[äöü]/.test(exact)) out.add(fold(withUmlautE(exact)));
   }
+  if (CJK.test(name)) for (const v of cjkVariants(name)) out.add(v);
   for (const v of [...out]) out.add(respell(v));
   for (const v of [...out]) for (const a of abbreviationVariants(v)) out.add(a);
   return [...out];

@@ -63,12 +63,17 @@ interface Word extends Span {
   used: boolean;
 }
 
-/** Words of a line: letters and digits, with inner hyphens, apostrophes and dots ("Moulin-à-Vent", "d'Asti", "13.5"). */
-const WORD = /[\p{L}\p{N}]+(?:[-'’.,][\p{L}\p{N}]+)*/gu;
+/**
+ * Words of a line: letters and digits, with inner hyphens, apostrophes and dots ("Moulin-à-Vent", "d'Asti",
+ * "13.5"), and the katakana middle dot (full- and half-width) and double hyphen that join the words of one
+ * name written in katakana ("ピノ・ノワール", "ドメーヌ・ラロッシュ").
+ */
+const WORD = /[\p{L}\p{N}]+(?:[-'’.,・･゠][\p{L}\p{N}]+)*/gu;
 const ABV = /(\d{1,2}(?:[.,]\d{1,2})?)\s?%(?:\s?(?:vol\b\.?|alc\b\.?(?:\s?\/\s?vol\b\.?)?|abv\b))?/giu;
 const VOLUME = /(\d{1,4}(?:[.,]\d{1,3})?)\s?(ml|cl|dl|l|ltr|litre|liter|litres|liters)(?![\p{L}])/giu;
 const AGE = /(\d{1,2})\s?(?:-\s?)?(?:year|years|yr|yrs|yo|y\.o\.|jahre|ans|años|anni|år|vuotta)(?:\s?old)?(?![\p{L}])/giu;
-const YEAR = /(?<![\p{L}\p{N}])(1[89]\d{2}|20\d{2})(?![\p{L}\p{N}])/gu;
+/** A year, alone or with the year mark of Japanese, Chinese and Korean lines ("2019年", "2019年産", "2019년산"). */
+const YEAR = /(?<![\p{L}\p{N}])(1[89]\d{2}|20\d{2})(?:年産?|년산?)?(?![\p{L}\p{N}])/gu;
 const SHORT_YEAR = /[’'‘]\s?(\d{2})(?![\p{L}\p{N}%])/gu;
 const NV = /(?<![\p{L}\p{N}])(?:NV|N\.V\.|non[- ]vintage)(?![\p{L}\p{N}])/gu;
 /** A run of white space, U+FEFF left out (case mapping reads it as no break: "ΑΣ\uFEFFΒ" keeps a medial sigma). */
@@ -94,6 +99,17 @@ function codePoints(s: string): number {
   for (let i = 0; i < s.length; i++) if ((s.charCodeAt(i) & 0xfc00) === 0xdc00) n--;
   return n;
 }
+/** Full-width ASCII forms (U+FF01–U+FF5E: "２０１９", "／", "％"), one code unit each like the ASCII they stand for. */
+const FULL_WIDTH_ASCII = /[\uff01-\uff5e]/g;
+/** Full-width forms written as ASCII: the same length, so every span found in the result is a span of the line as written. */
+function asciiWidth(text: string): string {
+  return text.replace(FULL_WIDTH_ASCII, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0));
+}
+/**
+ * A word of two or more ideographs or Hangul syllables: a whole word in Chinese, Japanese or Korean
+ * ("甲州", "梅洛", "보르도"), not a one- or two-letter abbreviation.
+ */
+const CJK_WORD = /^[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]{2,}$/;
 /** Opening quotation marks of a catalogue field (straight, curly, low, guillemets). */
 const QUOTE_OPEN = /^["“„«‘'‚‹]$/u;
 /** Capitalised words nothing explains before a name of several words that make it part of a name. */
@@ -150,7 +166,21 @@ export class LineParser {
     return e.type;
   }
 
+  /**
+   * Reads one line. Japanese, Chinese and Korean lines often write digits, "%" and "/" in full width
+   * ("２０１９ シャブリ／ドメーヌ・ラロッシュ"): the line is read with those written as ASCII, and every
+   * span keeps the text as written.
+   */
   parse(text: string): LineReading {
+    if (!/[\uff01-\uff5e]/.test(text)) return this.read(text);
+    const r = this.read(asciiWidth(text));
+    const asWritten = <T extends Span>(x: T): T => ({ ...x, text: text.slice(x.start, x.end) });
+    const mentions = r.mentions.map(asWritten);
+    const primary = r.primary ? mentions[r.mentions.indexOf(r.primary)] ?? asWritten(r.primary) : null;
+    return { ...r, text, primary, mentions, terms: r.terms.map(asWritten), unexplained: r.unexplained.map(asWritten) };
+  }
+
+  private read(text: string): LineReading {
     const terms: LineTerm[] = [];
     const taken: [number, number][] = [];
     const free = (a: number, b: number) => taken.every(([x, y]) => b <= x || a >= y);
@@ -218,7 +248,7 @@ export class LineParser {
       let f = folds.get(w.text);
       if (!f) folds.set(w.text, (f = fold(exactForm(w.text)).split(' ')));
       if (DIGITS.test(f[0]!) && f.every((t) => DIGITS.test(t)) && NUMERAL_WORD.test(w.text)) kind[k]! |= NUMERAL;
-      if (w.text.length <= 2 || (w.text.length <= 4 && codePoints(w.text) <= 2)) kind[k]! |= SHORT;
+      if ((w.text.length <= 2 || (w.text.length <= 4 && codePoints(w.text) <= 2)) && !CJK_WORD.test(w.text)) kind[k]! |= SHORT;
       firstOther[k] = lastOther[k] = '';
       for (const t of f) {
         if (STOP_WORDS.has(t)) kind[k]! |= HAS_STOP;
@@ -302,7 +332,7 @@ export class LineParser {
       const span = text.slice(start, end);
       if (j - i === 1) {
         const w = span.toLowerCase();
-        if ([...w].length <= 2 || (isWeakWord(w) && !this.colours.has(w))) return false;
+        if (([...w].length <= 2 && !CJK_WORD.test(w)) || (isWeakWord(w) && !this.colours.has(w))) return false;
       }
       const r = lookUp(i, j, span);
       const top = r.candidates[0];
