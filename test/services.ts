@@ -6,7 +6,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import net from 'node:net';
 import os from 'node:os';
+import { before, after } from 'node:test';
 import pg from 'pg';
+import { PostgresAccountStore } from '../src/store/postgres.ts';
+import type { Plan } from '../src/store/ports.ts';
 import { ROOT, sleep } from './helper.ts';
 
 // ---- ports and waits ------------------------------------------------------------------------
@@ -128,6 +131,22 @@ export async function createDatabase(name: string) {
 /** Drops database `name` if it exists, even with open connections. */
 export async function dropDatabase(name: string) {
   await pgAdminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+}
+
+/** A temporary database for the enclosing describe (or file): migrated, with `plans`; dropped after. */
+export function migratedDatabase(plans: Plan[]): string {
+  const db = tempDatabaseName();
+  before(async () => {
+    await createDatabase(db);
+    const s = new PostgresAccountStore(dbUrl(db));
+    await s.migrate();
+    for (const p of plans) await s.upsertPlan(p);
+    await s.close();
+  });
+  after(async () => {
+    await dropDatabase(db);
+  });
+  return db;
 }
 
 // ---- Redis ----------------------------------------------------------------------------------

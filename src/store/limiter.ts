@@ -573,6 +573,13 @@ const WINDOW_END_TOLERANCE_MS = 50;
 const NOW_MS = `local t = redis.call('time')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
 
+/** The window's TTL in ms, set from ARGV[arg] (seconds) if the key has none. */
+const WINDOW_TTL = (arg: number) => `local ttl = redis.call('pttl', KEYS[1])
+if ttl < 0 then
+  redis.call('expire', KEYS[1], ARGV[${arg}])
+  ttl = 1000 * tonumber(ARGV[${arg}])
+end`;
+
 // every script returns the window's end in Redis' clock (now + pttl): its identity
 const RESERVE_LUA = `redis.call('set', KEYS[1], 0, 'EX', ARGV[5], 'NX')
 local cur = tonumber(redis.call('get', KEYS[1]))
@@ -588,22 +595,14 @@ local n = math.min(need, left)
 local e = math.min(tonumber(ARGV[3]), math.floor((left - n) / tonumber(ARGV[4])))
 if e < 0 then e = 0 end
 if n + e > 0 then redis.call('incrby', KEYS[1], n + e) end
-local ttl = redis.call('pttl', KEYS[1])
-if ttl < 0 then
-  redis.call('expire', KEYS[1], ARGV[5])
-  ttl = 1000 * tonumber(ARGV[5])
-end
+${WINDOW_TTL(5)}
 ${NOW_MS}
 return {cur, n + e, ttl, now + ttl}`;
 
 // rate-limiter-flexible's fixed-window increment (the same key and format), with the window's end
 const COUNT_LUA = `redis.call('set', KEYS[1], 0, 'EX', ARGV[2], 'NX')
 local c = redis.call('incrby', KEYS[1], ARGV[1])
-local ttl = redis.call('pttl', KEYS[1])
-if ttl < 0 then
-  redis.call('expire', KEYS[1], ARGV[2])
-  ttl = 1000 * tonumber(ARGV[2])
-end
+${WINDOW_TTL(2)}
 ${NOW_MS}
 return {c, ttl, now + ttl}`;
 

@@ -12,24 +12,14 @@ import type { AddressInfo } from 'node:net';
 import { PostgresAccountStore } from '../../src/store/postgres.ts';
 import { monthPeriod } from '../../src/store/ports.ts';
 import { buildTestApp, sleep } from '../helper.ts';
-import { createDatabase, dbUrl, dropDatabase, flushRedis, redisUrl, Relay, tempDatabaseName, until, viaRelay } from '../services.ts';
+import { dbUrl, flushRedis, migratedDatabase, redisUrl, Relay, until, viaRelay } from '../services.ts';
 
 const REDIS_URL = redisUrl(4); // this file's own Redis database index
 const BIG = { name: 'fault', monthly_limit: 1_000_000, per_minute_limit: 1_000_000 };
-const db = tempDatabaseName();
+const db = migratedDatabase([BIG]);
 
-before(async () => {
-  await flushRedis(REDIS_URL);
-  await createDatabase(db);
-  const s = new PostgresAccountStore(dbUrl(db));
-  await s.migrate();
-  await s.upsertPlan(BIG);
-  await s.close();
-});
-after(async () => {
-  await dropDatabase(db);
-  await flushRedis(REDIS_URL);
-});
+before(() => flushRedis(REDIS_URL));
+after(() => flushRedis(REDIS_URL));
 
 interface Outcome {
   status: number;

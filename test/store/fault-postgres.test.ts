@@ -8,7 +8,7 @@ import { PostgresAccountStore } from '../../src/store/postgres.ts';
 import { LeasedAccountStore, DEFAULT_LEASE_OPTIONS } from '../../src/store/lease.ts';
 import { monthPeriod } from '../../src/store/ports.ts';
 import { buildTestApp, createKey, sleep } from '../helper.ts';
-import { createDatabase, dbUrl, dropDatabase, Relay, tempDatabaseName, until, viaRelay, within } from '../services.ts';
+import { dbUrl, migratedDatabase, Relay, until, viaRelay, within } from '../services.ts';
 
 const PERIOD = monthPeriod(new Date());
 const BIG = { name: 'fault', monthly_limit: 1_000_000, per_minute_limit: 1_000_000 };
@@ -30,24 +30,8 @@ async function relayedStore(db: string) {
   return { relay, store, direct, close };
 }
 
-/** A temporary database for the enclosing describe: migrated, with the BIG plan; dropped after. */
-function migratedDatabase(): string {
-  const db = tempDatabaseName();
-  before(async () => {
-    await createDatabase(db);
-    const s = new PostgresAccountStore(dbUrl(db));
-    await s.migrate();
-    await s.upsertPlan(BIG);
-    await s.close();
-  });
-  after(async () => {
-    await dropDatabase(db);
-  });
-  return db;
-}
-
 describe('PostgreSQL faults: usage equals the 200s answered', () => {
-  const db = migratedDatabase();
+  const db = migratedDatabase([BIG]);
 
   test('a usage row locked by another connection: requests are 503 within the store timeout and none is counted', async () => {
     const t = await buildTestApp({ env: { DATABASE_URL: dbUrl(db), STORE_TIMEOUT_MS: '500' } });
@@ -202,7 +186,7 @@ describe('PostgreSQL faults: usage equals the 200s answered', () => {
 });
 
 describe('a silent PostgreSQL (relay paused): keyed requests answer 503 within the store deadline', () => {
-  const db = migratedDatabase();
+  const db = migratedDatabase([BIG]);
 
   for (const leases of [false, true]) {
     test(`${leases ? 'usage leases (the default)' : 'count groups (leases off)'}: the count, a count queued behind it and a key look-up each end in 503 within about 3 s; usage equals the 200s after PostgreSQL returns`, async (tc) => {
