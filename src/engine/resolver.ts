@@ -53,6 +53,10 @@ import {
   abbreviationSplit, damerau, deletionHashes, exactForm, fold, GENERIC_WORDS, indexVariants, isWeakWord, queryForms, STOP_WORDS, typoBudget,
 } from './normalize.ts';
 import { DesignationWords, Inflections, LIST_WORDS, listSides, type DesignationWord, type QueryTerm } from './market-words.ts';
+import { leavesTrailingWords } from './filters/narrower-name.ts';
+import { knownWordAsPrefix } from './filters/known-word-prefix.ts';
+import { spellsInitials } from './filters/bare-initials.ts';
+import { CONNECTIVE_SCORE, ConnectiveIndex, connectiveKey } from './filters/connective-words.ts';
 
 export const RESOLVE_THRESHOLD = 55;
 /** Suggestions on an unresolved answer: names scoring at least this, at most SUGGESTION_LIMIT of them. */
@@ -132,6 +136,7 @@ interface Form {
   weights: number[]; // per token: 0 for stop words, else 1
   weight: number; // sum of weights (at least 1)
   first: number; // index of the first word that is not a stop word (0 when all are)
+  end: number; // index of the first word of a closing bracketed note ("Rye whisky (United States type)"), else tokens.length
 }
 
 /**
@@ -226,6 +231,8 @@ const PARTIAL = new Set<MatchedOn>(['canonical_prefix', 'alias_prefix', 'canonic
 
 const EMPTY: readonly number[] = [];
 const NO_WEAK = new Set<number>();
+const isConnective = (t: string) => STOP_WORDS.has(t);
+const isGenericWord = (t: string) => GENERIC_WORDS.has(t);
 /** A word with at least one Latin letter (ASCII included): the words the typo index holds. */
 const LATIN_WORD = /[a-z\u00c0-\u024f]/;
 const DEL_FILTER_BITS = 20;
@@ -326,6 +333,7 @@ export class Resolver {
   private readonly exactMap = new Map<string, number[]>(); // exact form → name idx
   private readonly foldedMap = new Map<string, number[]>(); // folded → name idx
   private readonly orderFreeMap = new Map<string, number[]>(); // sorted tokens → name idx
+  private readonly connectives = new ConnectiveIndex(isConnective); // content words → names that hold connectives
   /** Indexed words (a word, or two words joined) as ids: the keys of `postings`. */
   private readonly wordIds = new Map<string, number>();
   private readonly wordText: string[] = [];
@@ -438,15 +446,19 @@ export class Resolver {
     this.foreignAlias = Uint8Array.from(names, (_, i) => (options.aliasKinds?.[i] === 'other_language' ? 1 : 0));
     names.forEach((n, i) => {
       if (n.field === 'alias') aliases.set(n.entity, (aliases.get(n.entity) ?? 0) + 1);
+      // words of a closing bracketed note qualify the name: they are not a narrower name (filters/narrower-name.ts)
+      const bracket = n.value.trimEnd().endsWith(')') ? n.value.lastIndexOf('(') : -1;
+      const noteWords = bracket > 0 ? queryForms(n.value.slice(bracket)).tokens.length : 0;
       for (const apostrophe of ['', ' '] as const) push(this.exactMap, exactForm(n.value, apostrophe), i);
       for (const folded of indexVariants(n.value)) {
         const formIdx = this.forms.length;
         const tokens = folded.split(' ');
         const weights: number[] = tokens.map((t) => (STOP_WORDS.has(t) ? 0 : 1));
         const ids = new Int32Array(tokens.length);
-        this.forms.push({ name: i, tokens, ids, weights, weight: Math.max(1, weights.reduce((s, w) => s + w, 0)), first: Math.max(0, weights.indexOf(1)) });
+        this.forms.push({ name: i, tokens, ids, weights, weight: Math.max(1, weights.reduce((s, w) => s + w, 0)), first: Math.max(0, weights.indexOf(1)), end: Math.max(1, tokens.length - noteWords) });
         push(this.foldedMap, folded, i);
         if (tokens.length > 1) push(this.orderFreeMap, [...tokens].sort().join(' '), i);
+        this.connectives.add(tokens, i);
         for (let w = 0; w < tokens.length; w++) {
           const t = tokens[w]!;
           ids[w] = wordId(t);
@@ -695,6 +707,10 @@ export class Resolver {
         whole.shared ||= r.shared;
         whole.outOfScope ||= r.outOfScope;
         if (!reading) for (const e of r.weakPartial) whole.weakPartial.add(e);
+        if (r.loose.size) {
+          if (whole.loose === NO_WEAK) whole.loose = new Set<number>();
+          for (const e of r.loose) whole.loose.add(e);
+        }
         for (const c of partBest.values()) {
           if (reading && PARTIAL.has(c.matchedOn)) continue;
           // a part matched only partially is a guess ("American Amber / Red Lager" is not "American Amber Ale")
@@ -741,7 +757,9 @@ export class Resolver {
     // generic term: "blended whisky" is US law's name for one whisky, and Scotch law's "Blended Scotch
     // Whisky", "Blended Malt Scotch Whisky"… hold it too
     const genericAlias = (top.matchedOn === 'alias' || top.matchedOn === 'alias_folded') && whole.tokens.length >= 2 && this.extendedByOthers(top, ranked, whole.tokens);
-    const state = shared || close || fallback || synonymTypo || listQuery || genericAlias || whole.weakPartial.has(top.entity) ? 'ambiguous' : 'resolved';
+    // a connective added or left out is a reading, not a spelling (filters/connective-words.ts)
+    const looseReading = whole.loose.has(top.entity) && (top.matchedOn === 'canonical_word_order' || top.matchedOn === 'alias_word_order') && top.score <= CONNECTIVE_SCORE.canonical;
+    const state = shared || close || fallback || synonymTypo || listQuery || genericAlias || looseReading || whole.weakPartial.has(top.entity) ? 'ambiguous' : 'resolved';
     return { state, candidates: ranked.slice(0, limit), suggestions: [], coverage: null, terms };
   }
 
@@ -765,7 +783,8 @@ export class Resolver {
   private collect(q: string, best: Map<number, Candidate>, wholeNamesOnly = false) {
     const { exact, folded, foldedAlt, tokens, cased } = queryForms(q);
     // (whole names only: nothing is ever added to weakPartial, so one shared empty set serves)
-    const out = { empty: true, shared: false, outOfScope: false, place: false, weakPartial: wholeNamesOnly ? NO_WEAK : new Set<number>(), tokens };
+    // (loose: entities reached only by a connective reading that adds or leaves out a connective: never resolved)
+    const out = { empty: true, shared: false, outOfScope: false, place: false, weakPartial: wholeNamesOnly ? NO_WEAK : new Set<number>(), loose: NO_WEAK, tokens };
     if (!folded) return out;
     out.empty = false;
     out.place = this.placeNames.has(folded);
@@ -792,6 +811,9 @@ export class Resolver {
         }
       }
     }
+    // connectives in another language, added or left out ("Fiano de Avellino" → Fiano di Avellino);
+    // not for the line parser (whole names only), and not when a name already equals the query
+    if (!wholeNamesOnly && tokens.length > 1 && !hasAtLeast(best, 86)) this.connectiveReadings(tokens, best, out);
     // a term for a drink outside the four domains ("cider", "junmai sake") gets no partial matches
     for (const t of tokens) if (this.outOfScopeWords.has(t)) out.outOfScope = true;
     // (a phrase in the query begins with one of its words: only the phrases of those first words are tried)
@@ -814,6 +836,33 @@ export class Resolver {
       this.tokenMatches(tokens, cased, best, out.weakPartial, named);
     }
     return out;
+  }
+
+  /** Names whose content words equal the query's (filters/connective-words.ts), at CONNECTIVE_SCORE. */
+  private connectiveReadings(tokens: string[], best: Map<number, Candidate>, out: { loose: Set<number> }) {
+    const q = connectiveKey(tokens, isConnective);
+    // only a query that holds a connective (without one, the partial tiers already read a name whose
+    // connectives weigh nothing); two content words at least: "le gin" is no reading of "Gin"
+    if (!q || q.connectives === 0 || q.key.indexOf(' ') < 0) return;
+    const take = (name: number, sameCount: boolean) => {
+      const n = this.names[name]!;
+      const score = n.field === 'canonical' ? CONNECTIVE_SCORE.canonical : CONNECTIVE_SCORE.alias;
+      const before = best.get(n.entity)?.score ?? 0;
+      offer(best, n.entity, score, n.field === 'canonical' ? 'canonical_word_order' : 'alias_word_order', n.value);
+      if (sameCount) {
+        out.loose.delete(n.entity);
+        return;
+      }
+      if (before >= score) return;
+      if (out.loose === NO_WEAK) out.loose = new Set<number>();
+      out.loose.add(n.entity);
+    };
+    // names without connectives, when the query has some ("Colli Orientali del Friuli" → "Friuli Colli Orientali"): a reading
+    for (const i of this.orderFreeMap.get(q.key) ?? EMPTY) take(i, false);
+    const found = this.connectives.lookup(q.key);
+    // a connective the name holds and the query leaves out is fine (stop words weigh nothing in the partial
+    // tiers either: "American IPA" is "American-Style India Pale Ale"); one the name lacks is a reading
+    if (found) for (let j = 0; j < found.length; j += 2) take(found[j]!, found[j + 1]! >= q.connectives);
   }
 
   /**
@@ -1088,6 +1137,12 @@ export class Resolver {
         (tokens.length === 1 && !abbr && form.first === 0 && form.tokens.length > 2 && form.weights[1] === 0 && (acc.mask[i]! & ~1) === 0) ||
         // leaving out a word inside the name changes what it names ("Wild Beer" is not "Wild Specialty Beer")
         skipsInnerWord(acc.mask[i]!, form.weights) ||
+        // the name's last words left uncovered name a narrower thing ("Trappist" is not "Trappist Single")
+        (!abbr && (tokens.length > 1 || n.field === 'alias') && leavesTrailingWords(acc.mask[i]!, acc.credit[i]!, form.tokens, form.weights, form.end, isGenericWord)) ||
+        // a word some name holds whole is not the start of a longer word ("Wheat" is not "Wheatwine")
+        (tokens.length === 1 && !abbr && knownWordAsPrefix(q0, prefix, cost, this.isIndexWord)) ||
+        // bare initials spell several names ("IPL": International, or India, Pale Lager)
+        (tokens.length === 1 && abbr && spellsInitials(q0, form.tokens, form.weights)) ||
         // part of a name in another language is no evidence: languages place their qualifiers
         // differently ("Makedonia" is not "Makedonia Utara", the Malay for North Macedonia)
         (this.foreignAlias[form.name] === 1 && acc.credit[i]! < form.weight);
