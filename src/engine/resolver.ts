@@ -43,6 +43,10 @@
 //     AMBIGUITY_MARGIN (3) of the top, or when the top is only a partial match (tier 5 or 6) and
 //     the runner-up is within PARTIAL_AMBIGUITY_MARGIN (5);
 //   resolved otherwise.
+// Named filters (src/engine/filters/, each with its test) hold the confidence rules of issue 32: a
+// partial match that leaves the name's last words uncovered (narrower-name), a known word read as the
+// start of a longer one (known-word-prefix) and bare initials (bare-initials) are at most ambiguous;
+// connectives in another language are a near spelling, and added ones a reading (connective-words).
 // Candidates below the threshold are never returned. Ties are broken by the caller's tieBreak and an
 // entity's best name by (score, canonical first, value A–Z), so results do not depend on build order.
 // The threshold and margins are tuned on test/resolve/labelled-queries.json

@@ -87,12 +87,18 @@ describe('words that translate (item 4)', () => {
 });
 
 describe('a family name is never resolved to one narrow member (item 3)', () => {
-  test('"ipa" and "IPA" are ambiguous across the IPAs (BJCP 2021 category 21 "IPA"), American IPA among them', () => {
+  test('"ipa" and "IPA" are ambiguous across the members of BJCP 2021 category 21 "IPA", never Hazy IPA alone', () => {
     for (const q of ['ipa', 'IPA']) {
       const a = answer(q);
       assert.equal(a.state, 'ambiguous', q);
-      assert.ok(a.keys.includes('beer/21a-american-ipa'), q);
+      assert.deepEqual([...a.keys].sort(), ['beer/21a-american-ipa', 'beer/21b-specialty-ipa', 'beer/21c-hazy-ipa'], q);
     }
+  });
+
+  test('"American Wild Ale" is ambiguous across BJCP 2021 category 28 (28A–28D)', () => {
+    const a = answer('American Wild Ale');
+    assert.equal(a.state, 'ambiguous');
+    assert.deepEqual([...a.keys].sort(), ['beer/28a-brett-beer', 'beer/28b-mixed-fermentation-sour-beer', 'beer/28c-wild-specialty-beer', 'beer/28d-straight-sour-beer']);
   });
 
   test('"pilsener" and "Pilsner" are ambiguous, not Czech Premium Pale Lager', () => {
