@@ -85,6 +85,12 @@ describe('CJK names resolve', () => {
     ['黑皮諾', 'grape/pinot-noir'],
     ['波尔多产区', 'geo/bordeaux'],
     ['勃艮第', 'geo/bourgogne'],
+    // categories
+    ['シャンパン', 'geo/champagne'],
+    ['スパークリングワイン', 'style/sparkling-wine'],
+    ['カバ', 'geo/cava'],
+    ['샴페인', 'geo/champagne'],
+    ['桃红葡萄酒', 'style/rose-wine'],
   ];
   for (const [q, key] of CASES) {
     test(`"${q}" resolves to ${key}`, () => assert.deepEqual(keyOf(q), { state: 'resolved', key }));
@@ -98,7 +104,7 @@ describe('CJK names in data', () => {
   const aliases = files.flatMap((f) => (JSON.parse(fs.readFileSync(path.join(dir, 'aliases', f), 'utf8')) as { aliases: { name: string; lang: string; source: string; locator: string }[] }[]).flatMap((r) => r.aliases));
 
   test('every CJK alias has a ja, ko, zh, zh-Hans or zh-Hant tag, a source of cjk-names.json and a locator', () => {
-    assert.ok(files.length >= 2 && aliases.length > 100, `${files.length} files, ${aliases.length} aliases`);
+    assert.ok(files.length >= 3 && aliases.length > 150, `${files.length} files, ${aliases.length} aliases`);
     for (const a of aliases) {
       assert.match(a.lang, /^(ja|ko|zh|zh-Hans|zh-Hant)$/, a.name);
       assert.ok(sources.has(a.source), `${a.name}: ${a.source}`);
