@@ -18,10 +18,16 @@
  */
 export function leavesTrailingWords(mask: number, credit: number, tokens: readonly string[], weights: readonly number[], end: number, isGeneric: (w: string) => boolean): boolean {
   if (mask === 0) return false;
-  let marked = 0;
-  for (let i = 0; i < weights.length && i < 31; i++) if (mask & (1 << i)) marked += weights[i]!;
-  if (credit > marked + 1e-9) return false;
   const last = 31 - Math.clz32(mask);
-  for (let i = last + 1; i < end && i < 31; i++) if (weights[i] && !isGeneric(tokens[i]!)) return true;
-  return false;
+  let trailing = false;
+  for (let i = last + 1; i < end && i < 31; i++) {
+    if (weights[i] && !isGeneric(tokens[i]!)) {
+      trailing = true;
+      break;
+    }
+  }
+  if (!trailing) return false;
+  let marked = 0;
+  for (let i = 0; i <= last; i++) if (mask & (1 << i)) marked += weights[i]!;
+  return credit <= marked + 1e-9;
 }
