@@ -761,7 +761,7 @@ export class Resolver {
     // generic term: "blended whisky" is US law's name for one whisky, and Scotch law's "Blended Scotch
     // Whisky", "Blended Malt Scotch Whisky"… hold it too
     const genericAlias = (top.matchedOn === 'alias' || top.matchedOn === 'alias_folded') && whole.tokens.length >= 2 && this.extendedByOthers(top, ranked, whole.tokens);
-    // a connective added or left out is a reading, not a spelling (filters/connective-words.ts)
+    // a connective the name lacks makes a reading, not a spelling (filters/connective-words.ts)
     const looseReading = whole.loose.has(top.entity) && (top.matchedOn === 'canonical_word_order' || top.matchedOn === 'alias_word_order') && top.score <= CONNECTIVE_SCORE.canonical;
     const state = shared || close || fallback || synonymTypo || listQuery || genericAlias || looseReading || whole.weakPartial.has(top.entity) ? 'ambiguous' : 'resolved';
     return { state, candidates: ranked.slice(0, limit), suggestions: [], coverage: null, terms };
@@ -787,7 +787,7 @@ export class Resolver {
   private collect(q: string, best: Map<number, Candidate>, wholeNamesOnly = false) {
     const { exact, folded, foldedAlt, tokens, cased } = queryForms(q);
     // (whole names only: nothing is ever added to weakPartial, so one shared empty set serves)
-    // (loose: entities reached only by a connective reading that adds or leaves out a connective: never resolved)
+    // (loose: entities reached only by a connective reading that adds a connective the name lacks: never resolved)
     const out = { empty: true, shared: false, outOfScope: false, place: false, weakPartial: wholeNamesOnly ? NO_WEAK : new Set<number>(), loose: NO_WEAK, tokens };
     if (!folded) return out;
     out.empty = false;
@@ -815,7 +815,7 @@ export class Resolver {
         }
       }
     }
-    // connectives in another language, added or left out ("Fiano de Avellino" → Fiano di Avellino);
+    // connectives in another language, or added ("Fiano de Avellino" → Fiano di Avellino);
     // not for the line parser (whole names only), and not when a name already equals the query
     if (!wholeNamesOnly && tokens.length > 1 && !hasAtLeast(best, 86)) this.connectiveReadings(tokens, best, out);
     // a term for a drink outside the four domains ("cider", "junmai sake") gets no partial matches
