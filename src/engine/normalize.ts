@@ -23,8 +23,14 @@ const SPECIAL: Record<string, string> = {
 };
 const SPECIAL_RE = /[ßẞæÆøØłŁœŒđĐþÞðıħ]/g;
 const APOSTROPHES = /['’‘`´ʼ]/g;
-const NON_WORD = /[^\p{L}\p{N}]+/gu;
-const COMBINING = /\p{M}+/gu;
+const NON_WORD = /[^\p{L}\p{N}\p{M}]+/gu;
+/**
+ * Combining marks dropped when folding: the diacritics of alphabetic scripts (é, ü, Greek tonos, Arabic
+ * and Hebrew vowel points), which people type or leave out. The vowel signs of the Indic scripts
+ * (Devanagari to Sinhala), Thai, Lao, Tibetan, Myanmar and Khmer are kept: they are letters of the word,
+ * not accents ("मिस्र" Egypt and "मिसौरी" Missouri differ only in them).
+ */
+const COMBINING = /[^\P{M}\u0900-\u0DFF\u0E00-\u0FFF\u1000-\u109F\u1780-\u17FF]+/gu;
 const UMLAUT_E: Record<string, string> = { 'ä': 'ae', 'ö': 'oe', 'ü': 'ue' };
 
 function squash(s: string): string {

@@ -157,8 +157,8 @@ const DROP = new Set([
 
 // ------------------------------------------------------------------ helpers
 // the KB's own name comparison (src/engine/normalize.ts exactForm)
-const fold = (s) => s.replace(/[ßæøłœđþðı]/g, (c) => ({ ß: 'ss', æ: 'ae', ø: 'o', ł: 'l', œ: 'oe', đ: 'd', þ: 'th', ð: 'd', ı: 'i' })[c]).normalize('NFKD').replace(/\p{M}+/gu, '');
-const exact = (s) => s.normalize('NFC').toLowerCase().replace(/['’‘`´ʼ]/g, '').replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+const fold = (s) => s.replace(/[ßæøłœđþðı]/g, (c) => ({ ß: 'ss', æ: 'ae', ø: 'o', ł: 'l', œ: 'oe', đ: 'd', þ: 'th', ð: 'd', ı: 'i' })[c]).normalize('NFKD').replace(/[^\P{M}\u0900-\u0DFF\u0E00-\u0FFF\u1000-\u109F\u1780-\u17FF]+/gu, ''); // Indic, Thai, Lao, Tibetan, Myanmar and Khmer vowel signs are letters of the word (as src/engine/normalize.ts)
+const exact = (s) => s.normalize('NFC').toLowerCase().replace(/['’‘`´ʼ]/g, '').replace(/[^\p{L}\p{N}\p{M}]+/gu, ' ').trim();
 const readJson = (p) => JSON.parse(readFileSync(join(ROOT, p), 'utf8'));
 const jsonFiles = (dir) => readdirSync(join(ROOT, dir)).filter((f) => f.endsWith('.json')).sort().map((f) => `${dir}/${f}`);
 const letters = (s) => [...s].filter((c) => /\p{L}/u.test(c));
