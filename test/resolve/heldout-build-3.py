@@ -476,7 +476,7 @@ ES_BDS_NAME = {
  'Cabernet Sauvignon': ('fr', E(G('cabernet-sauvignon')), None, 'grape'),
  'Barbera': ('it', E(G('barbera')), None, 'grape'),
  'Cab Franc': ('en', E(G('cabernet-franc')), 'abbreviation of Cabernet Franc', 'grape'),
- 'Ancelotta': ('it', E(G('ancelotta')), 'key by convention', 'grape'),
+ 'Ancelotta': ('it', E(G('ancellotta')), 'Ancellotta, printed with one l. Key corrected after the first run (2026-12-07): the label named grape/ancelotta, a key that never existed; the variety is spelt Ancellotta (same meaning)', 'grape'),
  'Torrontes': ('es', E(G('torrontes-riojano'), G('torrontes')), 'Torrontés without accent; unqualified Argentine Torrontés is Torrontés Riojano (judged)', 'grape'),
  'Pinot Noir': ('fr', E(G('pinot-noir')), None, 'grape'),
  'Sauvignon Blanc': ('fr', E(G('sauvignon-blanc')), None, 'grape'),
