@@ -100,10 +100,12 @@ describe('CJK names resolve', () => {
 describe('CJK names in data', () => {
   const dir = path.join(import.meta.dirname, '..', '..', 'data');
   const files = fs.readdirSync(path.join(dir, 'aliases')).filter((f) => f.startsWith('cjk-'));
-  const sources = new Set((JSON.parse(fs.readFileSync(path.join(dir, 'sources', 'cjk-names.json'), 'utf8')) as { key: string }[]).map((s) => s.key));
+  // the sources of every CJK alias file: sources/cjk-names.json and the later sources/cjk-*.json (cjk-appellations.json)
+  const sources = new Set(fs.readdirSync(path.join(dir, 'sources')).filter((f) => f.startsWith('cjk-'))
+    .flatMap((f) => (JSON.parse(fs.readFileSync(path.join(dir, 'sources', f), 'utf8')) as { key: string }[]).map((s) => s.key)));
   const aliases = files.flatMap((f) => (JSON.parse(fs.readFileSync(path.join(dir, 'aliases', f), 'utf8')) as { aliases: { name: string; lang: string; source: string; locator: string }[] }[]).flatMap((r) => r.aliases));
 
-  test('every CJK alias has a ja, ko, zh, zh-Hans or zh-Hant tag, a source of cjk-names.json and a locator', () => {
+  test('every CJK alias has a ja, ko, zh, zh-Hans or zh-Hant tag, a source of the CJK source files and a locator', () => {
     assert.ok(files.length >= 3 && aliases.length > 150, `${files.length} files, ${aliases.length} aliases`);
     for (const a of aliases) {
       assert.match(a.lang, /^(ja|ko|zh|zh-Hans|zh-Hant)$/, a.name);
