@@ -8,6 +8,7 @@ import { LineParser, MENTION_PENALTY, type LineMention } from './parse.ts';
 import { ENTITY_KEY_PREFIX, ENTITY_TYPES, type Fact, type GuidanceItemRecord, type SensoryRecord } from './kb/schema.ts';
 import { foodEvidenceOf, type FoodEvidence } from './food.ts';
 import { exactForm, fold } from './normalize.ts';
+import { matchScope, mayHaveColour, scopeOfTerms, type AppliedScope, type ColourWord, type ScopeMatch } from './scope.ts';
 
 export interface EngineError {
   ok: false;
@@ -47,6 +48,11 @@ export const FOOD_BOUNDARY = 'No verified, source-backed pairing evidence in thi
 export const BOUNDARY_REASONS = {
   no_verified_pairing_evidence: 'No verified, source-backed pairing evidence exists for this entity in this knowledge-base release. Generic pairing guidance is never substituted.',
   domain_not_covered: 'No entity of this domain has verified pairing evidence in this release yet.',
+} as const;
+
+/** Why pair returns no guidance for the scope the query asked for (issue 33): `scope_boundary.reason`. */
+export const SCOPE_BOUNDARY_REASONS = {
+  no_evidence_in_scope: 'Verified pairing evidence exists for this entity, but none of it is about the scope the query asked for. Guidance about another scope is never given in its place.',
 } as const;
 
 function matchOf(kb: KnowledgeBase, c: Candidate) {
@@ -137,6 +143,45 @@ export class Engine {
     this.buildMs = performance.now() - t0;
     for (const e of kb.entities) if (e.pairing) this.domainsWithPairings.add(e.domain);
     this.listOrder = [...kb.entities].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    this.colourWords = new Map(kb.labelTerms.colours.map((c) => [c.term.toLowerCase(), { value: c.value, source: c.source }]));
+  }
+
+  /** Colour words of data/label-terms.json, lower-cased (issue 33: the scope a query asks for). */
+  private readonly colourWords: Map<string, ColourWord>;
+
+  /**
+   * The scope a query asks for about the wine entity it resolved to: the colour words that the line
+   * reading finds beside that entity's name ("Sancerre rouge"). Null when the query has none, when the
+   * word is part of a name ("Rosé", "Vinho Verde"), or when the entity is no wine.
+   */
+  scopeFor(q: string, e: Entity): AppliedScope | null {
+    if (e.domain !== 'wine' || !mayHaveColour(q, this.colourWords)) return null;
+    const line = this.parser.parse(q);
+    if (!line.primary || line.primary.candidate.entity !== e.idx) return null;
+    return this.lineScope(line);
+  }
+
+  /**
+   * The colour scope of a line: its colour terms, and the mentions that are colour words read as a
+   * name ("rosé", the wine style, in "Sancerre rosé"), other than the primary itself.
+   */
+  private lineScope(line: { primary: LineMention | null; mentions: LineMention[]; terms: readonly { kind: string; text: string; value?: string | number | null; source?: string | null }[] }): AppliedScope | null {
+    const named = line.mentions
+      .filter((m) => m !== line.primary && this.colourWords.has(m.text.toLowerCase()))
+      .map((m) => ({ kind: 'colour', text: m.text, value: this.colourWords.get(m.text.toLowerCase())!.value, source: this.colourWords.get(m.text.toLowerCase())!.source, start: m.start }));
+    if (named.length === 0) return scopeOfTerms(line.terms);
+    return scopeOfTerms([...line.terms.map((t) => ({ ...t, start: (t as { start?: number }).start ?? 0 })), ...named].sort((a, b) => a.start - b.start));
+  }
+
+  /** How a scope text (a pairing item's style_scope, a grape rule's scope) falls against the scope asked for. */
+  private scopeMatch(scope: string | null | undefined, want: AppliedScope): ScopeMatch {
+    return matchScope(scope, want, this.colourWords);
+  }
+
+  /** The `applied_scope` object of an answer: the scope, and what it kept and left out. */
+  private appliedScopeOut(want: AppliedScope, matches: ScopeMatch[]) {
+    const n = (m: ScopeMatch) => matches.filter((x) => x === m).length;
+    return { colours: want.colours, terms: want.terms, source_key: want.source_key, in_scope: n('in_scope'), general: n('general'), unstated: n('unstated'), left_out: n('out_of_scope') };
   }
 
   /** Domains with at least one verified pairing set in this release. */
@@ -158,11 +203,14 @@ export class Engine {
       return { state: 'resolved', candidates: [{ entity: direct.idx, score: 100, matchedOn: 'entity_id', value: q }], suggestions: [], coverage: null, terms: [] };
     }
     const r = this.resolver.resolve(q, limit, accept);
-    if (r.state !== 'unresolved' || r.coverage === 'out_of_scope' || !/\S\s+\S/.test(q.trim())) return r;
+    // a colour word beside a name ("Sancerre rosé") makes the word alone (the wine style Rosé) an
+    // ambiguous partial match: the line reading, when it is sure, names the entity and the scope
+    const colourLine = r.state === 'ambiguous' && mayHaveColour(q, this.colourWords);
+    if ((r.state !== 'unresolved' && !colourLine) || r.coverage === 'out_of_scope' || !/\S\s+\S/.test(q.trim())) return r;
     // a whole line ("Cloudy Bay Sauvignon Blanc Marlborough 2022") that names nothing as a whole: the
     // entities the line mentions, primary first, each scoring MENTION_PENALTY below its name alone
     const line = this.parser.parse(q);
-    if (!line.primary) return r;
+    if (!line.primary || (colourLine && (line.state !== 'resolved' || !this.lineScope(line)))) return r;
     const seen = new Set<number>();
     const candidates: Candidate[] = [];
     for (const m of [line.primary, ...line.mentions]) {
@@ -182,8 +230,13 @@ export class Engine {
       const e = this.kb.entities[m.candidate.entity]!;
       return { ...entityRef(e), match_score: m.candidate.score, matched_on: m.candidate.matchedOn, match_value: m.candidate.value };
     };
-    // only for a line read for sure: an ambiguous primary's grapes would be a guess
-    const implied = (line.state === 'resolved' ? this.parser.implied(line.primary) : []).map((g) => {
+    // only for a line read for sure: an ambiguous primary's grapes would be a guess; a colour word of
+    // the line keeps only the grapes of rules for that colour ("Sancerre rouge": Pinot Noir; issue 33)
+    const primaryEntity = line.primary ? this.kb.entities[line.primary.candidate.entity]! : null;
+    const want = primaryEntity && primaryEntity.domain === 'wine' ? this.lineScope(line) : null;
+    const impliedAll = line.state === 'resolved' ? this.parser.implied(line.primary) : [];
+    const impliedMatches = want ? impliedAll.map((g) => this.scopeMatch(g.scope, want)) : [];
+    const implied = impliedAll.filter((_, i) => !want || impliedMatches[i] !== 'out_of_scope').map((g) => {
       const s = this.kb.sources.get(g.source)!;
       return {
         ...entityRef(g.grape),
@@ -205,6 +258,7 @@ export class Engine {
         vintage: line.vintage,
         unexplained: line.unexplained,
         implied,
+        applied_scope: want ? this.appliedScopeOut(want, impliedMatches) : null,
         ambiguity_reasons: line.reasons,
       },
     };
@@ -346,6 +400,7 @@ export class Engine {
     };
   }
 
+
   /** On an unresolved answer: why (`coverage`) and the nearest names below the threshold (`suggestions`). */
   private unresolvedHelp(r: Resolution) {
     if (r.state !== 'unresolved') return { coverage: null, suggestions: null };
@@ -420,10 +475,10 @@ export class Engine {
   }
 
   /** The sourced profile of one entity. Relations carry the ids a client needs for a follow-up call. */
-  profile(e: Entity) {
+  profile(e: Entity, want: AppliedScope | null = null) {
     const facts: Record<string, unknown> = {};
     for (const [k, f] of Object.entries(e.facts)) facts[k] = this.factOut(f);
-    if (e.grapeRules.length) facts.grapes = this.grapeRulesOut(e);
+    if (e.grapeRules.length) facts.grapes = this.grapeRulesOut(e, want);
     const parentKey = e.facts.parent?.value;
     const parent = typeof parentKey === 'string' ? this.kb.byKey.get(parentKey) : undefined;
     const ancestors: Entity[] = [];
@@ -467,18 +522,24 @@ export class Engine {
    * and the wine type it holds for; the fact's provenance is the first rule set's, and each item
    * names its own source and locator (an appellation may have sets from several texts).
    */
-  private grapeRulesOut(e: Entity) {
-    const value = e.grapeRules.flatMap((set) =>
-      set.grapes.map((g) => ({
-        ...entityRef(this.kb.byKey.get(g.grape)!),
-        role: g.role,
-        min_share: g.min_share,
-        max_share: g.max_share,
-        scope: g.scope ?? set.scope ?? null,
-        source_key: set.source,
-        locator: set.locator,
-      })),
-    );
+  private grapeRulesOut(e: Entity, want: AppliedScope | null = null) {
+    // one item per grape, role, shares and source: the scopes of the sets that repeat it are joined
+    // ("Pinot Noir: required, red; rosé"), so a grape is listed once per rule (issue 33, item 1)
+    const value: { entity_id: string; role: string; min_share: number | null; max_share: number | null; scope: string | null; source_key: string; locator: string; [k: string]: unknown }[] = [];
+    for (const set of e.grapeRules) {
+      for (const g of set.grapes) {
+        const scope = g.scope ?? set.scope ?? null;
+        if (want && this.scopeMatch(scope, want) === 'out_of_scope') continue;
+        const ref = entityRef(this.kb.byKey.get(g.grape)!);
+        const same = value.find((v) => v.entity_id === ref.entity_id && v.role === g.role && v.min_share === g.min_share && v.max_share === g.max_share && v.source_key === set.source);
+        if (same) {
+          if (same.scope !== null && scope !== null && !same.scope.split('; ').includes(scope)) same.scope = `${same.scope}; ${scope}`;
+          else if (scope === null) same.scope = null;
+          continue;
+        }
+        value.push({ ...ref, role: g.role, min_share: g.min_share, max_share: g.max_share, scope, source_key: set.source, locator: set.locator });
+      }
+    }
     const first = e.grapeRules[0]!;
     return { ...this.factOut({ value: [], source: first.source, locator: first.locator }), value };
   }
@@ -523,14 +584,16 @@ export class Engine {
     const b = this.best(p.q);
     if ('status' in b) return b;
     const { r, e, c } = b;
+    const want = e.grapeRules.length ? this.scopeFor(p.q, e) : null;
     return {
       status: 200,
       body: {
         ok: true,
         ...this.resolutionHead(p.q, r),
+        applied_scope: want ? this.appliedScopeOut(want, e.grapeRules.flatMap((set) => set.grapes.map((g) => this.scopeMatch(g.scope ?? set.scope ?? null, want)))) : null,
         resolution: this.resolutionObject(e, c),
         alternatives: r.state === 'ambiguous' ? r.candidates.slice(1).map((x) => matchOf(this.kb, x)) : [],
-        profile: this.profile(e),
+        profile: this.profile(e, want),
         reference_expressions: e.sensory.map((s) => this.expressionOut(s, e)),
         sensory_boundary: e.sensory.length === 0 ? { reason: 'no_sourced_sensory_evidence', message: SENSORY_BOUNDARY } : null,
       },
@@ -551,10 +614,24 @@ export class Engine {
     if ('status' in b) return b;
     const { r, e, c } = b;
     const set = e.pairing;
-    const guidance = set ? set.items.map((it) => this.guidanceOut(it)) : [];
+    const want = set ? this.scopeFor(p.q, e) : null;
+    let guidance: Record<string, unknown>[];
+    let appliedScope: ReturnType<Engine['appliedScopeOut']> | null = null;
+    let scopeBoundary: { reason: keyof typeof SCOPE_BOUNDARY_REASONS; message: string } | null = null;
+    if (set && want) {
+      // only the items about the scope asked for, or about the entity as a whole; each says which
+      const matches = set.items.map((it) => this.scopeMatch(it.style_scope, want));
+      guidance = set.items.flatMap((it, i) => (matches[i] === 'out_of_scope' ? [] : [{ ...this.guidanceOut(it), scope_match: matches[i] }]));
+      appliedScope = this.appliedScopeOut(want, matches);
+      if (guidance.length === 0) scopeBoundary = { reason: 'no_evidence_in_scope', message: SCOPE_BOUNDARY_REASONS.no_evidence_in_scope };
+    } else {
+      guidance = set ? set.items.map((it) => this.guidanceOut(it)) : [];
+    }
     const body: Record<string, unknown> = {
       ok: true,
       ...this.resolutionHead(p.q, r),
+      applied_scope: appliedScope,
+      scope_boundary: scopeBoundary,
       pairing: {
         guidance,
         review_status: set ? 'verified' : 'none',

@@ -571,8 +571,15 @@ export class LineParser {
     for (const set of e.grapeRules) {
       for (const g of set.grapes) {
         if (g.role !== 'required' && g.role !== 'principal') continue;
-        if (out.some((o) => o.grape.key === g.grape)) continue;
-        out.push({ grape: this.kb.byKey.get(g.grape)!, role: g.role, source: set.source, locator: set.locator, scope: g.scope ?? set.scope ?? null });
+        const scope = g.scope ?? set.scope ?? null;
+        const seen = out.find((o) => o.grape.key === g.grape);
+        if (seen) {
+          // the same grape in the rules of several colours: one entry, its scopes joined ("red; rosé")
+          if (seen.scope !== null && scope !== null && !seen.scope.split('; ').includes(scope)) seen.scope = `${seen.scope}; ${scope}`;
+          else if (scope === null) seen.scope = null;
+          continue;
+        }
+        out.push({ grape: this.kb.byKey.get(g.grape)!, role: g.role, source: set.source, locator: set.locator, scope });
       }
     }
     return out;

@@ -2151,6 +2151,23 @@ export interface paths {
                                 wikidata_id: string | null;
                             }[];
                             ambiguous: boolean;
+                            /** @description The scope the query asked for with a colour word beside the name ("Sancerre rouge", "Rioja tinto", "Tavel rosé"), and what it kept and left out. Only items about that colour, or about the entity as a whole, are returned; nothing about another colour is given in its place. Null when the query names no colour, when the word is part of a name ("Vinho Verde"), or for spirits and beer. */
+                            applied_scope: {
+                                /** @description The colours asked for: red, white, rosé or amber (values of the colour words of data/label-terms.json). */
+                                colours: string[];
+                                /** @description Items with no scope: about the entity as a whole, so kept. */
+                                general: number;
+                                /** @description Items (pairing items, grape rules) whose scope names a colour asked for. */
+                                in_scope: number;
+                                /** @description Items whose scope names only other colours: left out of this answer. */
+                                left_out: number;
+                                /** @description The legal source that gives the first word its meaning (a label-terms source). */
+                                source_key: string;
+                                /** @description The words of the query that asked for them, as typed ("rouge", "tinto", "rosé"). */
+                                terms: string[];
+                                /** @description Items whose scope names no colour ("Amontillado", "full-bodied"): kept, and marked `scope_match: "unstated"`. */
+                                unstated: number;
+                            } | null;
                             demo: {
                                 /** @description A sample command line for the keyed equivalent. */
                                 authenticated_equivalent: string;
@@ -2586,6 +2603,23 @@ export interface paths {
                     content: {
                         "application/json": {
                             ambiguous: boolean;
+                            /** @description The scope the query asked for with a colour word beside the name ("Sancerre rouge", "Rioja tinto", "Tavel rosé"), and what it kept and left out. Only items about that colour, or about the entity as a whole, are returned; nothing about another colour is given in its place. Null when the query names no colour, when the word is part of a name ("Vinho Verde"), or for spirits and beer. */
+                            applied_scope: {
+                                /** @description The colours asked for: red, white, rosé or amber (values of the colour words of data/label-terms.json). */
+                                colours: string[];
+                                /** @description Items with no scope: about the entity as a whole, so kept. */
+                                general: number;
+                                /** @description Items (pairing items, grape rules) whose scope names a colour asked for. */
+                                in_scope: number;
+                                /** @description Items whose scope names only other colours: left out of this answer. */
+                                left_out: number;
+                                /** @description The legal source that gives the first word its meaning (a label-terms source). */
+                                source_key: string;
+                                /** @description The words of the query that asked for them, as typed ("rouge", "tinto", "rosé"). */
+                                terms: string[];
+                                /** @description Items whose scope names no colour ("Amontillado", "full-bodied"): kept, and marked `scope_match: "unstated"`. */
+                                unstated: number;
+                            } | null;
                             /** @description An object exactly when pairing_available is false (why there is no guidance); null otherwise. */
                             boundary: {
                                 /** Format: uuid */
@@ -2646,6 +2680,8 @@ export interface paths {
                                         /** Format: uri */
                                         url: string;
                                     } | null;
+                                    /** @description Present when applied_scope is not null: in_scope (the item's scope names the colour asked for), general (the item has no scope) or unstated (its scope names no colour). */
+                                    scope_match?: "in_scope" | "general" | "unstated";
                                     serving_scope: string | null;
                                     source_authority: "official_regional_wine_body" | "regulator" | "trade_body" | "educational_body" | "wine_press";
                                     /** @description Verbatim quote of the source, at most 300 characters. */
@@ -2698,6 +2734,12 @@ export interface paths {
                             };
                             /** @description true for resolved and ambiguous: there is a best match to act on. */
                             resolved: boolean;
+                            /** @description An object exactly when applied_scope is not null and none of the entity's verified items is about that scope (reasons: no_evidence_in_scope: Verified pairing evidence exists for this entity, but none of it is about the scope the query asked for. Guidance about another scope is never given in its place.); null otherwise. pairing_available still says whether the entity has verified pairing evidence at all. */
+                            scope_boundary: {
+                                message: string;
+                                /** @enum {string} */
+                                reason: "no_evidence_in_scope";
+                            } | null;
                             sensory_available: boolean;
                             /** @description resolved: the top match is clearly ahead; ambiguous: the term is a declared shared term (e.g. "pinot", "champagne"), or the runner-up is within 3 points, or within 5 points when the top is only a prefix or typo match; unresolved: nothing reaches the threshold of 55 (matches is then empty). */
                             state: "resolved" | "ambiguous" | "unresolved";
@@ -3034,6 +3076,8 @@ export interface paths {
                                         /** Format: uri */
                                         url: string;
                                     } | null;
+                                    /** @description Present when applied_scope is not null: in_scope (the item's scope names the colour asked for), general (the item has no scope) or unstated (its scope names no colour). */
+                                    scope_match?: "in_scope" | "general" | "unstated";
                                     serving_scope: string | null;
                                     source_authority: "official_regional_wine_body" | "regulator" | "trade_body" | "educational_body" | "wine_press";
                                     /** @description Verbatim quote of the source, at most 300 characters. */
@@ -3348,6 +3392,23 @@ export interface paths {
                         "application/json": {
                             /** @description Why the line is ambiguous; empty otherwise. */
                             ambiguity_reasons: string[];
+                            /** @description The scope the query asked for with a colour word beside the name ("Sancerre rouge", "Rioja tinto", "Tavel rosé"), and what it kept and left out. Only items about that colour, or about the entity as a whole, are returned; nothing about another colour is given in its place. Null when the query names no colour, when the word is part of a name ("Vinho Verde"), or for spirits and beer. */
+                            applied_scope: {
+                                /** @description The colours asked for: red, white, rosé or amber (values of the colour words of data/label-terms.json). */
+                                colours: string[];
+                                /** @description Items with no scope: about the entity as a whole, so kept. */
+                                general: number;
+                                /** @description Items (pairing items, grape rules) whose scope names a colour asked for. */
+                                in_scope: number;
+                                /** @description Items whose scope names only other colours: left out of this answer. */
+                                left_out: number;
+                                /** @description The legal source that gives the first word its meaning (a label-terms source). */
+                                source_key: string;
+                                /** @description The words of the query that asked for them, as typed ("rouge", "tinto", "rosé"). */
+                                terms: string[];
+                                /** @description Items whose scope names no colour ("Amontillado", "full-bodied"): kept, and marked `scope_match: "unstated"`. */
+                                unstated: number;
+                            } | null;
                             demo: {
                                 /** @description A sample command line for the keyed equivalent. */
                                 authenticated_equivalent: string;
@@ -3371,7 +3432,7 @@ export interface paths {
                                 /** @description Demo requests left in the current hour for the caller's IP. */
                                 remaining_this_hour: number;
                             };
-                            /** @description Grapes the primary appellation's rules require or name as principal, with the rule's source. */
+                            /** @description Grapes the primary appellation's rules require or name as principal, with the rule's source, each once (the colours of the rules naming it joined in `scope`: "red; rosé"). A colour word of the line ("rouge", "rosé") keeps only the grapes of rules for that colour or for none ("Sancerre rouge": Pinot Noir). */
                             implied: {
                                 /** @enum {string} */
                                 basis: "appellation_rules";
@@ -4695,7 +4756,7 @@ export interface paths {
         };
         /**
          * Structured, sourced profile of the best resolved entity
-         * @description Resolves q and returns the profile of the best match: every fact with its provenance (source and locator), aliases with language codes, navigable relations (parent, ancestors, children, grapes, geographies) with ids for follow-up calls, and sensory reference expressions where sourced. When the term is ambiguous the other candidates are listed in `alternatives`. 404 ENTITY_NOT_RESOLVED when nothing matches (not counted). An entity_id (or a permanent key such as grape/syrah) is accepted too: that entity is then resolved directly, with state "resolved", matched_on "entity_id" and score 100.
+         * @description Resolves q and returns the profile of the best match: every fact with its provenance (source and locator), aliases with language codes, navigable relations (parent, ancestors, children, grapes, geographies) with ids for follow-up calls, and sensory reference expressions where sourced. When the term is ambiguous the other candidates are listed in `alternatives`. A colour word beside an appellation name ("Sancerre rouge") keeps only the grape rules for that colour (or without a colour) in `profile.facts.grapes`; `applied_scope` says so. A grape is listed once per rule: the colours of the rules that name it are joined in its `scope` ("red; rosé"). 404 ENTITY_NOT_RESOLVED when nothing matches (not counted). An entity_id (or a permanent key such as grape/syrah) is accepted too: that entity is then resolved directly, with state "resolved", matched_on "entity_id" and score 100.
          */
         get: {
             parameters: {
@@ -4750,6 +4811,23 @@ export interface paths {
                                 wikidata_id: string | null;
                             }[];
                             ambiguous: boolean;
+                            /** @description The scope the query asked for with a colour word beside the name ("Sancerre rouge", "Rioja tinto", "Tavel rosé"), and what it kept and left out. Only items about that colour, or about the entity as a whole, are returned; nothing about another colour is given in its place. Null when the query names no colour, when the word is part of a name ("Vinho Verde"), or for spirits and beer. */
+                            applied_scope: {
+                                /** @description The colours asked for: red, white, rosé or amber (values of the colour words of data/label-terms.json). */
+                                colours: string[];
+                                /** @description Items with no scope: about the entity as a whole, so kept. */
+                                general: number;
+                                /** @description Items (pairing items, grape rules) whose scope names a colour asked for. */
+                                in_scope: number;
+                                /** @description Items whose scope names only other colours: left out of this answer. */
+                                left_out: number;
+                                /** @description The legal source that gives the first word its meaning (a label-terms source). */
+                                source_key: string;
+                                /** @description The words of the query that asked for them, as typed ("rouge", "tinto", "rosé"). */
+                                terms: string[];
+                                /** @description Items whose scope names no colour ("Amontillado", "full-bodied"): kept, and marked `scope_match: "unstated"`. */
+                                unstated: number;
+                            } | null;
                             /** @enum {boolean} */
                             ok: true;
                             profile: {
@@ -5172,7 +5250,7 @@ export interface paths {
         };
         /**
          * Verified food-pairing guidance for the best resolved entity, or an explicit boundary
-         * @description Returns guidance only from verified, source-backed pairing evidence; each item keeps its own scope and source. Without such evidence the answer is 200 with pairing_available false, an empty guidance list and a `boundary` object saying why (reasons: no_verified_pairing_evidence: No verified, source-backed pairing evidence exists for this entity in this knowledge-base release. Generic pairing guidance is never substituted. domain_not_covered: No entity of this domain has verified pairing evidence in this release yet.). Generic guidance is never substituted. Pairing does not depend on sensory evidence; where a sensory reference expression exists it is included. 404 ENTITY_NOT_RESOLVED when nothing matches (not counted). An entity_id (or a permanent key such as grape/syrah) is accepted too: that entity is then resolved directly, with state "resolved", matched_on "entity_id" and score 100.
+         * @description Returns guidance only from verified, source-backed pairing evidence; each item keeps its own scope and source. Without such evidence the answer is 200 with pairing_available false, an empty guidance list and a `boundary` object saying why (reasons: no_verified_pairing_evidence: No verified, source-backed pairing evidence exists for this entity in this knowledge-base release. Generic pairing guidance is never substituted. domain_not_covered: No entity of this domain has verified pairing evidence in this release yet.). Generic guidance is never substituted. A colour word beside the name ("Sancerre rouge", "Rioja tinto") narrows the guidance to items about that colour or about the entity as a whole: `applied_scope` says so, and `scope_boundary` when none is left (guidance about another colour is never given in its place). Pairing does not depend on sensory evidence; where a sensory reference expression exists it is included. 404 ENTITY_NOT_RESOLVED when nothing matches (not counted). An entity_id (or a permanent key such as grape/syrah) is accepted too: that entity is then resolved directly, with state "resolved", matched_on "entity_id" and score 100.
          */
         get: {
             parameters: {
@@ -5214,6 +5292,23 @@ export interface paths {
                     content: {
                         "application/json": {
                             ambiguous: boolean;
+                            /** @description The scope the query asked for with a colour word beside the name ("Sancerre rouge", "Rioja tinto", "Tavel rosé"), and what it kept and left out. Only items about that colour, or about the entity as a whole, are returned; nothing about another colour is given in its place. Null when the query names no colour, when the word is part of a name ("Vinho Verde"), or for spirits and beer. */
+                            applied_scope: {
+                                /** @description The colours asked for: red, white, rosé or amber (values of the colour words of data/label-terms.json). */
+                                colours: string[];
+                                /** @description Items with no scope: about the entity as a whole, so kept. */
+                                general: number;
+                                /** @description Items (pairing items, grape rules) whose scope names a colour asked for. */
+                                in_scope: number;
+                                /** @description Items whose scope names only other colours: left out of this answer. */
+                                left_out: number;
+                                /** @description The legal source that gives the first word its meaning (a label-terms source). */
+                                source_key: string;
+                                /** @description The words of the query that asked for them, as typed ("rouge", "tinto", "rosé"). */
+                                terms: string[];
+                                /** @description Items whose scope names no colour ("Amontillado", "full-bodied"): kept, and marked `scope_match: "unstated"`. */
+                                unstated: number;
+                            } | null;
                             /** @description An object exactly when pairing_available is false (why there is no guidance); null otherwise. */
                             boundary: {
                                 /** Format: uuid */
@@ -5251,6 +5346,8 @@ export interface paths {
                                         /** Format: uri */
                                         url: string;
                                     } | null;
+                                    /** @description Present when applied_scope is not null: in_scope (the item's scope names the colour asked for), general (the item has no scope) or unstated (its scope names no colour). */
+                                    scope_match?: "in_scope" | "general" | "unstated";
                                     serving_scope: string | null;
                                     source_authority: "official_regional_wine_body" | "regulator" | "trade_body" | "educational_body" | "wine_press";
                                     /** @description Verbatim quote of the source, at most 300 characters. */
@@ -5303,6 +5400,12 @@ export interface paths {
                             };
                             /** @description true for resolved and ambiguous: there is a best match to act on. */
                             resolved: boolean;
+                            /** @description An object exactly when applied_scope is not null and none of the entity's verified items is about that scope (reasons: no_evidence_in_scope: Verified pairing evidence exists for this entity, but none of it is about the scope the query asked for. Guidance about another scope is never given in its place.); null otherwise. pairing_available still says whether the entity has verified pairing evidence at all. */
+                            scope_boundary: {
+                                message: string;
+                                /** @enum {string} */
+                                reason: "no_evidence_in_scope";
+                            } | null;
                             sensory_available: boolean;
                             /** @description resolved: the top match is clearly ahead; ambiguous: the term is a declared shared term (e.g. "pinot", "champagne"), or the runner-up is within 3 points, or within 5 points when the top is only a prefix or typo match; unresolved: nothing reaches the threshold of 55 (matches is then empty). */
                             state: "resolved" | "ambiguous" | "unresolved";
@@ -5670,6 +5773,8 @@ export interface paths {
                                         /** Format: uri */
                                         url: string;
                                     } | null;
+                                    /** @description Present when applied_scope is not null: in_scope (the item's scope names the colour asked for), general (the item has no scope) or unstated (its scope names no colour). */
+                                    scope_match?: "in_scope" | "general" | "unstated";
                                     serving_scope: string | null;
                                     source_authority: "official_regional_wine_body" | "regulator" | "trade_body" | "educational_body" | "wine_press";
                                     /** @description Verbatim quote of the source, at most 300 characters. */
@@ -6036,7 +6141,24 @@ export interface paths {
                         "application/json": {
                             /** @description Why the line is ambiguous; empty otherwise. */
                             ambiguity_reasons: string[];
-                            /** @description Grapes the primary appellation's rules require or name as principal, with the rule's source. */
+                            /** @description The scope the query asked for with a colour word beside the name ("Sancerre rouge", "Rioja tinto", "Tavel rosé"), and what it kept and left out. Only items about that colour, or about the entity as a whole, are returned; nothing about another colour is given in its place. Null when the query names no colour, when the word is part of a name ("Vinho Verde"), or for spirits and beer. */
+                            applied_scope: {
+                                /** @description The colours asked for: red, white, rosé or amber (values of the colour words of data/label-terms.json). */
+                                colours: string[];
+                                /** @description Items with no scope: about the entity as a whole, so kept. */
+                                general: number;
+                                /** @description Items (pairing items, grape rules) whose scope names a colour asked for. */
+                                in_scope: number;
+                                /** @description Items whose scope names only other colours: left out of this answer. */
+                                left_out: number;
+                                /** @description The legal source that gives the first word its meaning (a label-terms source). */
+                                source_key: string;
+                                /** @description The words of the query that asked for them, as typed ("rouge", "tinto", "rosé"). */
+                                terms: string[];
+                                /** @description Items whose scope names no colour ("Amontillado", "full-bodied"): kept, and marked `scope_match: "unstated"`. */
+                                unstated: number;
+                            } | null;
+                            /** @description Grapes the primary appellation's rules require or name as principal, with the rule's source, each once (the colours of the rules naming it joined in `scope`: "red; rosé"). A colour word of the line ("rouge", "rosé") keeps only the grapes of rules for that colour or for none ("Sancerre rouge": Pinot Noir). */
                             implied: {
                                 /** @enum {string} */
                                 basis: "appellation_rules";

@@ -7,6 +7,7 @@ import { registerKeyed, type EngineRouteDef } from '../engine-route.ts';
 import { ID_NOTE, ResolutionHead, ResolutionObject, termParam } from '../schemas.ts';
 import { BOUNDARY_REASONS } from '../../engine/engine.ts';
 import { FOOD_CATEGORIES } from '../../engine/kb/schema.ts';
+import { AppliedScope, ScopeBoundary, ScopeMatch } from '../scope-schema.ts';
 
 const NStr = Type.Union([Type.String(), Type.Null()]);
 
@@ -39,6 +40,7 @@ export const GuidanceItem = Type.Object({
   source_page: Type.Union([Type.String(), Type.Integer(), Type.Null()]),
   source_excerpt: Type.String({ maxLength: 300, description: 'Verbatim quote of the source, at most 300 characters.' }),
   retrieved_via: Type.Union([Type.Object({ url: Type.String({ format: 'uri' }), kind: Type.String(), note: Type.Optional(Type.String()) }), Type.Null()], { description: 'The copy (mirror, reprint, third-party list) the excerpt was read in, where it was not read at source_url (the confidence is then one class lower); null otherwise.' }),
+  scope_match: Type.Optional(ScopeMatch),
 });
 
 export const pairRoute: EngineRouteDef = {
@@ -48,12 +50,14 @@ export const pairRoute: EngineRouteDef = {
   description:
     'Returns guidance only from verified, source-backed pairing evidence; each item keeps its own scope and source. Without such evidence the answer is 200 with pairing_available false, an empty guidance list and a `boundary` object saying why (reasons: ' +
     Object.entries(BOUNDARY_REASONS).map(([k, v]) => `${k}: ${v}`).join(' ') +
-    '). Generic guidance is never substituted. Pairing does not depend on sensory evidence; where a sensory reference expression exists it is included. 404 ENTITY_NOT_RESOLVED when nothing matches (not counted). ' + ID_NOTE,
+    '). Generic guidance is never substituted. A colour word beside the name ("Sancerre rouge", "Rioja tinto") narrows the guidance to items about that colour or about the entity as a whole: `applied_scope` says so, and `scope_boundary` when none is left (guidance about another colour is never given in its place). Pairing does not depend on sensory evidence; where a sensory reference expression exists it is included. 404 ENTITY_NOT_RESOLVED when nothing matches (not counted). ' + ID_NOTE,
   querystring: ({ maxLength }) => Type.Object({ q: termParam(maxLength) }),
   toEngine: (query) => ({ q: String(query.q) }),
   body: Type.Object({
     ok: Type.Literal(true),
     ...ResolutionHead,
+    applied_scope: AppliedScope,
+    scope_boundary: ScopeBoundary,
     pairing: Type.Object({
       guidance: Type.Array(GuidanceItem),
       review_status: Type.Union([Type.Literal('verified'), Type.Literal('none')]),

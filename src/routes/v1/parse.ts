@@ -7,6 +7,7 @@ import type { GatewayContext } from '../../gateway/context.ts';
 import { registerDemoTwin } from '../demo-twin.ts';
 import { registerKeyed, type EngineRouteDef } from '../engine-route.ts';
 import { EntityRef, MATCHED_ON, termParam } from '../schemas.ts';
+import { AppliedScope } from '../scope-schema.ts';
 
 /** Keyed `text` may be this long (code points); the demo twin keeps the demo's limit. */
 export const PARSE_MAX_LENGTH = 300;
@@ -78,8 +79,9 @@ export const parseRoute: EngineRouteDef = {
         scope: Type.Union([Type.String(), Type.Null()]),
         provenance: Provenance,
       }),
-      { description: 'Grapes the primary appellation\'s rules require or name as principal, with the rule\'s source.' },
+      { description: 'Grapes the primary appellation\'s rules require or name as principal, with the rule\'s source, each once (the colours of the rules naming it joined in `scope`: "red; rosé"). A colour word of the line ("rouge", "rosé") keeps only the grapes of rules for that colour or for none ("Sancerre rouge": Pinot Noir).' },
     ),
+    applied_scope: AppliedScope,
     ambiguity_reasons: Type.Array(Type.String(), { description: 'Why the line is ambiguous; empty otherwise.' }),
   }),
   notFound: null,
