@@ -99,3 +99,30 @@ describe('grapes that had no record', () => {
     resolvesTo('Chenin', 'grape/chenin-blanc');
   });
 });
+
+describe('more names from complete lists', () => {
+  test('Godello is Gouveio (wein.plus: Gouveio is its second main name); Loureiro and Loureira → VIVC 6912', () => {
+    resolvesTo('Godello', 'grape/gouveio');
+    for (const q of ['Loureiro', 'Loureira']) {
+      const b = resolvesTo(q, 'grape/loureiro');
+      assert.equal(b.resolution.vivc_id, '6912');
+    }
+  });
+  test('Languedoc-Roussillon is the dual region; Languedoc alone stays the AOC', () => {
+    resolvesTo('Languedoc-Roussillon', 'geo/languedoc-roussillon');
+    resolvesTo('Languedoc', 'geo/languedoc');
+  });
+  test('Chile\'s valleys by their English names (Wines of Chile list)', () => {
+    for (const [q, key] of [['Casablanca Valley', 'geo/valle-de-casablanca'], ['Elqui Valley', 'geo/valle-del-elqui'], ['Limarí Valley', 'geo/valle-del-limari'],
+      ['Choapa Valley', 'geo/valle-del-choapa'], ['Aconcagua Valley', 'geo/valle-del-aconcagua'], ['Cachapoal Valley', 'geo/valle-del-cachapoal'],
+      ['Copiapó Valley', 'geo/valle-de-copiapo'], ['Huasco Valley', 'geo/valle-del-huasco']] as const) resolvesTo(q, key);
+  });
+  test('"San Antonio Valley" is declared ambiguous: the California AVA and the Chilean valley', () => {
+    const b = top('San Antonio Valley');
+    assert.equal(b.state, 'ambiguous');
+    const keys = [b.profile?.entity_key, ...(b.alternatives ?? []).map((x: any) => x.entity_key ?? x.profile?.entity_key)];
+    const names = [b.resolution?.canonical_name, ...(b.alternatives ?? []).map((x: any) => x.canonical_name)];
+    assert.ok(names.includes('Valle de San Antonio'), JSON.stringify(names));
+    assert.ok(keys.includes('geo/san-antonio-valley') || names.includes('San Antonio Valley'), JSON.stringify(names));
+  });
+});
