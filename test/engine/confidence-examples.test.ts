@@ -30,9 +30,10 @@ describe('resolved requires the whole query explained by the match (item 5)', ()
     assert.notEqual(answer('Trappist').state, 'resolved');
   });
 
-  test('"Vin mousseux" is not resolved to the Walloon PDO "Vin mousseux de qualité de Wallonie"', () => {
+  test('"Vin mousseux" is not resolved to the Walloon PDO "Vin mousseux de qualité de Wallonie": it is the category Sparkling wine', () => {
     const a = answer('Vin mousseux');
-    assert.notEqual(a.state, 'resolved');
+    assert.ok(a.state !== 'resolved' || a.keys[0] !== 'geo/vin-mousseux-de-qualite-de-wallonie', `${a.state} ${a.keys[0]}`);
+    assert.equal(a.keys[0], 'style/sparkling-wine');
   });
 
   test('"Wheat" is not resolved to Wheatwine (wheat is a word of American Wheat Beer and Wheat whisky)', () => {
@@ -71,18 +72,21 @@ describe('words that translate (item 4)', () => {
     assert.equal(a.keys[0], 'spirit/japanese-whisky');
   });
 
-  test('"Whisky écossais" and "schottischer Whisky" are never resolved to plain Whisky (no cited name maps the adjective yet)', () => {
+  test('"Whisky écossais" and "schottischer Whisky" are never resolved to plain Whisky ("whisky écossais" is Scotch Whisky: test/engine/kb-words-that-translate.test.ts)', () => {
     for (const q of ['Whisky écossais', 'schottischer Whisky', 'whisky irlandais', 'whisky japonais']) {
       const a = answer(q);
       assert.ok(a.state !== 'resolved' || a.keys[0] !== 'spirit/whisky', `${q}: ${a.state} ${a.keys[0]}`);
     }
   });
 
-  test('"Schaumwein" is the category Sparkling wine; "Dry gin" is never resolved to London gin', () => {
+  test('"Schaumwein" is the category Sparkling wine; "Dry gin" is Gin, never London gin', () => {
     const s = answer('Schaumwein');
     assert.equal(s.state, 'resolved');
     assert.equal(s.keys[0], 'style/sparkling-wine');
-    assert.notEqual(answer('Dry gin').state, 'resolved');
+    // Reg. (EU) 2019/787 Annex I 20(d): the term 'gin' may be supplemented by 'dry', so "Dry gin" is Gin
+    const g = answer('Dry gin');
+    assert.notEqual(g.keys[0], 'spirit/london-gin');
+    assert.equal(g.keys[0], 'spirit/gin');
   });
 });
 
