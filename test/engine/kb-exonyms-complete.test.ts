@@ -126,3 +126,18 @@ describe('more names from complete lists', () => {
     assert.ok(keys.includes('geo/san-antonio-valley') || names.includes('San Antonio Valley'), JSON.stringify(names));
   });
 });
+
+describe('Italian register rows whose synonymy the register states both ways', () => {
+  test('each missing row resolves to the record of the row that lists it back', () => {
+    for (const [q, key] of [['Verdello', 'grape/verdicchio'], ['Verduschia', 'grape/verdicchio'], ['Biancame', 'grape/trebbiano'],
+      ['Bianchetta Genovese', 'grape/albarola'], ['Verdealbara', 'grape/erbamat'], ['Grappello Ruberti', 'grape/lambrusco-viadanese'],
+      ['Bervedino', 'grape/vernaccia-di-san-gimignano'], ['Asprinio Bianco', 'grape/greco'], ['Malvasia Nera di Lecce', 'grape/malvasia-nera-di-brindisi']] as const) {
+      const b = resolvesTo(q, key);
+      const a = b.profile.aliases.find((x: any) => x.name === q);
+      assert.equal(a?.source_key, 'it-registro-nazionale-varieta-vite', q);
+    }
+  });
+  test('"Verdello" is no longer read as Verdelho', () => {
+    assert.notEqual(top('Verdello').profile?.entity_key, 'grape/verdelho');
+  });
+});
