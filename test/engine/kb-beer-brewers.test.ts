@@ -54,6 +54,11 @@ describe('brewers\' style names resolve to the one BJCP 2021 style they name', (
     ['ボヘミアスタイル・ピルスナー', 'beer/3b-czech-premium-pale-lager'],
     ['ロッゲンビール', 'beer/27-roggenbier'],
     ['ミューニック・デュンケル', 'beer/8a-munich-dunkel'],
+    ['デュンケルヴァイツェン', 'beer/10b-dunkles-weissbier'],
+    ['ヴァイツェンボック', 'beer/10c-weizenbock'],
+    ['ヴァイスビア', 'beer/10a-weissbier'],
+    ['ランビック', 'beer/23d-lambic'],
+    ['ベルジャン・トリペル', 'beer/26c-belgian-tripel'],
   ];
   for (const [q, key] of cases) {
     test(`${q} → ${key}`, () => {
@@ -76,6 +81,7 @@ describe('family names are ambiguous across their members, never one narrow memb
     ['Export', 'beer/5c-german-helles-exportbier', ['beer/14c-scottish-export', 'beer/16d-foreign-extra-stout']],
     ['Helles', 'beer/4a-munich-helles', ['beer/5c-german-helles-exportbier', 'beer/5a-german-leichtbier']],
     ['Weizen', 'beer/10a-weissbier', ['beer/10b-dunkles-weissbier', 'beer/10c-weizenbock']],
+    ['ヴァイツェン', 'beer/10a-weissbier', ['beer/10b-dunkles-weissbier', 'beer/10c-weizenbock']],
     ['Kriek', 'beer/23f-fruit-lambic', ['beer/29a-fruit-beer']],
     ['Kriekenbier', 'beer/29a-fruit-beer', ['beer/23f-fruit-lambic']],
   ];
