@@ -88,13 +88,18 @@ describe('CJK appellation names in data', () => {
     }
   });
 
-  test('names below region level only: every record is a served appellation', () => {
+  test('names of places below the regions already named: appellations, and the GI regions and subregions of Australia and New Zealand', () => {
     const e = sharedEngine();
+    const levels: Record<string, number> = {};
     for (const r of rows) {
       const x = e.kb.byKey.get(r.entity);
       assert.ok(x, `${r.entity} is served`);
-      assert.equal((x as any).facts?.level?.value, 'appellation', r.entity);
+      const level = (x as any).facts?.level?.value as string;
+      assert.match(level, /^(appellation|subregion|region)$/, r.entity);
+      if (level !== 'appellation') assert.match((x as any).facts?.country?.value, /^(AU|NZ)$/, r.entity);
+      levels[level] = (levels[level] ?? 0) + 1;
     }
+    assert.ok(levels.appellation! >= 140, JSON.stringify(levels));
   });
 
   test('every new source is cited by an alias, and a source read in a copy names the copy', () => {
