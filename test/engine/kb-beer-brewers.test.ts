@@ -42,6 +42,10 @@ describe('brewers\' style names resolve to the one BJCP 2021 style they name', (
     ['Lambiek', 'beer/23d-lambic'],
     ['Tripel', 'beer/26c-belgian-tripel'],
     ['Dubbel', 'beer/26b-belgian-dubbel'],
+    ['Vlaams roodbruin', 'beer/23b-flanders-red-ale'],
+    ['Vlaams Bruin', 'beer/23c-oud-bruin'],
+    ['Flemish Red', 'beer/23b-flanders-red-ale'],
+    ['Flemish Sour Brown', 'beer/23c-oud-bruin'],
     // Czech (BJCP 2021 3B-3D comments)
     ['světlý ležák', 'beer/3b-czech-premium-pale-lager'],
     ['polotmavý ležák', 'beer/3c-czech-amber-lager'],
