@@ -34,7 +34,7 @@ export function engineParamProblem(op: EngineOp, q: Record<string, unknown>): { 
     if (codePointLength(v) > max) return { message: `Parameter "${t}" is too long: at most ${max} characters.`, parameter: t };
   }
   if (op === 'entities') {
-    for (const k of ['type', 'domain', 'country', 'parent', 'cursor']) {
+    for (const k of ['type', 'domain', 'country', 'parent', 'grape', 'appellation', 'cursor']) {
       const v = q[k];
       if (v !== undefined && (typeof v !== 'string' || codePointLength(v) > 400)) return { message: `Parameter "${k}" is invalid.`, parameter: k };
     }

@@ -22,11 +22,13 @@ export interface CompareParams { left: string; right: string }
 export interface ParseParams { text: string }
 export interface PairFoodParams { q: string; limit?: number; type?: string; domain?: string }
 export interface EntityParams { id: string }
-export interface ListParams { type?: string; domain?: string; country?: string; parent?: string; limit?: number; cursor?: string }
+export interface ListParams { type?: string; domain?: string; country?: string; parent?: string; grape?: string; appellation?: string; limit?: number; cursor?: string }
 
 export const DEFAULT_LIMIT = 10;
 export const LIST_DEFAULT_LIMIT = 25;
 export const LIST_MAX_LIMIT = 100;
+/** A profile's relation lists longer than this are cut, with the total and the /v1/entities query that lists them all (issue 33, item 6). */
+export const RELATION_CAP = 50;
 export { ENTITY_TYPES } from './kb/schema.ts';
 export const DOMAINS = ['wine', 'spirits', 'beer'] as const;
 /** An entity_id (UUIDv5) or a permanent entity key, as accepted wherever a term goes. */
@@ -400,7 +402,6 @@ export class Engine {
     };
   }
 
-
   /** On an unresolved answer: why (`coverage`) and the nearest names below the threshold (`suggestions`). */
   private unresolvedHelp(r: Resolution) {
     if (r.state !== 'unresolved') return { coverage: null, suggestions: null };
@@ -488,6 +489,13 @@ export class Engine {
       p = typeof k === 'string' ? this.kb.byKey.get(k) : undefined;
     }
     const refs = (idxs: number[]) => idxs.map((i) => this.kb.entities[i]!).sort((a, b) => a.name.localeCompare(b.name)).map(entityRef);
+    // long relation lists are cut: the first RELATION_CAP, the total, and the query that pages through all
+    const more: Record<string, { total: number; shown: number; list: string }> = {};
+    const cap = <T>(name: string, list: T[], url: string): T[] => {
+      if (list.length <= RELATION_CAP) return list;
+      more[name] = { total: list.length, shown: RELATION_CAP, list: url };
+      return list.slice(0, RELATION_CAP);
+    };
     const grapes = Array.isArray(e.facts.grapes?.value) ? (e.facts.grapes!.value as string[]) : [];
     const sourceKeys = new Set<string>([
       ...Object.values(e.facts).map((f) => f.source),
@@ -506,11 +514,12 @@ export class Engine {
         parent: parent ? entityRef(parent) : null,
         country: this.countryOf(e),
         ancestors: ancestors.map(entityRef),
-        children: refs(e.children),
-        grapes: grapes.map((k) => this.kb.byKey.get(k)).filter(Boolean).map((t) => entityRef(t!)),
-        geographies: refs(e.geographies),
-        appellations: this.appellationsOf(e),
+        children: cap('children', refs(e.children), `/v1/entities?parent=${e.id}`),
+        grapes: cap('grapes', grapes.map((k) => this.kb.byKey.get(k)).filter(Boolean).map((t) => entityRef(t!)), `/v1/entities?appellation=${e.id}&type=grape`),
+        geographies: cap('geographies', refs(e.geographies), `/v1/entities?grape=${e.id}&type=wine_geography`),
+        appellations: cap('appellations', this.appellationsOf(e), `/v1/entities?grape=${e.id}&type=wine_geography`),
       },
+      relations_more: more,
       sensory_available: e.sensory.length > 0,
       pairing_available: e.pairing !== null,
       sources: [...sourceKeys].sort().map((k) => this.sourceOf(k)),
@@ -734,9 +743,28 @@ export class Engine {
       if (!parent) return invalid(`Parameter "parent" must be the entity_id (or permanent key) of a served entity; "${p.parent}" is not one.`, 'parent');
       parentKey = parent.key;
     }
+    // grape=: the wine geographies whose rules or grapes fact name the grape; appellation=: the grapes an
+    // appellation's rules or grapes fact names (the lists a profile's relations cut at RELATION_CAP)
+    let grapeOf: Set<number> | undefined;
+    let grapeKey: string | undefined;
+    if (p.grape !== undefined) {
+      const g = this.entityByIdOrKey(p.grape);
+      if (!g || g.type !== 'grape') return invalid(`Parameter "grape" must be the entity_id (or permanent key) of a served grape; "${p.grape}" is not one.`, 'grape');
+      grapeKey = g.key;
+      grapeOf = new Set([...g.appellations.map((a) => a.geo), ...g.geographies]);
+    }
+    let appellationOf: Set<string> | undefined;
+    let appellationKey: string | undefined;
+    if (p.appellation !== undefined) {
+      const a = this.entityByIdOrKey(p.appellation);
+      if (!a || a.type !== 'wine_geography') return invalid(`Parameter "appellation" must be the entity_id (or permanent key) of a served wine geography; "${p.appellation}" is not one.`, 'appellation');
+      appellationKey = a.key;
+      const listed = Array.isArray(a.facts.grapes?.value) ? (a.facts.grapes!.value as string[]) : [];
+      appellationOf = new Set([...listed, ...a.grapeRules.flatMap((set) => set.grapes.map((g) => g.grape))]);
+    }
     // filters in one normal form, so equivalent ones share cursors (type=grape,spirit is type=spirit,grape)
     const types = p.type === undefined ? '' : [...new Set(p.type.split(',').map((t) => t.trim()))].sort().join(',');
-    const filters = `type=${types}&domain=${p.domain ?? ''}&country=${country ?? ''}&parent=${parentKey ?? ''}`;
+    const filters = `type=${types}&domain=${p.domain ?? ''}&country=${country ?? ''}&parent=${parentKey ?? ''}` + (grapeKey ? `&grape=${grapeKey}` : '') + (appellationKey ? `&appellation=${appellationKey}` : '');
     let after: string | null = null;
     if (p.cursor !== undefined) {
       const c = this.readCursor(p.cursor, filters);
@@ -746,7 +774,9 @@ export class Engine {
     const keep = (e: Entity) =>
       (!tf || tf(e)) &&
       (country === undefined || e.facts.country?.value === country) &&
-      (parentKey === undefined || e.facts.parent?.value === parentKey);
+      (parentKey === undefined || e.facts.parent?.value === parentKey) &&
+      (grapeOf === undefined || grapeOf.has(e.idx)) &&
+      (appellationOf === undefined || appellationOf.has(e.key));
     // first position after the cursor's key (binary search over the key order)
     let lo = 0;
     if (after !== null) {

@@ -113,7 +113,7 @@ export class EngineRunner {
     // built by concatenation (no JSON.stringify per request); injective like the JSON array it replaces
     return (
       op + keyField(normTerm(p.q)) + keyField(p.limit) + keyField(normTerm(p.left)) + keyField(normTerm(p.right)) + keyField(p.type) +
-      keyField(p.domain) + keyField(p.id) + keyField(p.country) + keyField(p.parent) + keyField(p.cursor)
+      keyField(p.domain) + keyField(p.id) + keyField(p.country) + keyField(p.parent) + keyField(p.grape) + keyField(p.appellation) + keyField(p.cursor)
     );
   }
 
@@ -162,7 +162,7 @@ export function runEngineOp(engine: Engine, op: EngineOp, p: EngineParams): Engi
     case 'entity':
       return engine.entity({ id: String(p.id) });
     case 'entities':
-      return engine.listEntities({ type: opt(p.type), domain: opt(p.domain), country: opt(p.country), parent: opt(p.parent), limit: optNum(p.limit), cursor: opt(p.cursor) });
+      return engine.listEntities({ type: opt(p.type), domain: opt(p.domain), country: opt(p.country), parent: opt(p.parent), grape: opt(p.grape), appellation: opt(p.appellation), limit: optNum(p.limit), cursor: opt(p.cursor) });
     case 'explain':
       return engine.explain({ q: String(p.q) });
     case 'pair':

@@ -216,6 +216,11 @@ export const Profile = Type.Object(
         { description: 'For a grape: the appellations whose rules name it (data/appellation-grapes/), with the role they give it — required, principal, permitted or accessory — strongest first. Empty for other entities.' },
       ),
     }),
+    relations_more: Type.Optional(
+      Type.Record(Type.String(), Type.Object({ total: Type.Integer({ minimum: 0 }), shown: Type.Integer({ minimum: 0 }), list: Type.String({ description: 'The /v1/entities query (cursor-paged) that lists the whole relation.' }) }), {
+        description: 'The relation lists cut at 50 items (children, grapes, geographies, appellations): for each, the total, how many are shown, and the /v1/entities query that lists them all. Empty when no list is cut.',
+      }),
+    ),
     sensory_available: Type.Boolean(),
     pairing_available: Type.Boolean(),
     sources: Type.Array(Type.Object({ source_key: Type.String(), title: Type.String(), publisher: Type.String(), authority: Type.String(), url: Type.String(), retrieved_via: RetrievedVia })),

@@ -337,6 +337,15 @@ export interface paths {
                                             entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                         } | null;
                                     };
+                                    /** @description The relation lists cut at 50 items (children, grapes, geographies, appellations): for each, the total, how many are shown, and the /v1/entities query that lists them all. Empty when no list is cut. */
+                                    relations_more?: {
+                                        [key: string]: {
+                                            /** @description The /v1/entities query (cursor-paged) that lists the whole relation. */
+                                            list: string;
+                                            shown: number;
+                                            total: number;
+                                        };
+                                    };
                                     review_status: string;
                                     sensory_available: boolean;
                                     sources: {
@@ -484,6 +493,15 @@ export interface paths {
                                             entity_id: string;
                                             entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                         } | null;
+                                    };
+                                    /** @description The relation lists cut at 50 items (children, grapes, geographies, appellations): for each, the total, how many are shown, and the /v1/entities query that lists them all. Empty when no list is cut. */
+                                    relations_more?: {
+                                        [key: string]: {
+                                            /** @description The /v1/entities query (cursor-paged) that lists the whole relation. */
+                                            list: string;
+                                            shown: number;
+                                            total: number;
+                                        };
                                     };
                                     review_status: string;
                                     sensory_available: boolean;
@@ -988,6 +1006,15 @@ export interface paths {
                                             entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                         } | null;
                                     };
+                                    /** @description The relation lists cut at 50 items (children, grapes, geographies, appellations): for each, the total, how many are shown, and the /v1/entities query that lists them all. Empty when no list is cut. */
+                                    relations_more?: {
+                                        [key: string]: {
+                                            /** @description The /v1/entities query (cursor-paged) that lists the whole relation. */
+                                            list: string;
+                                            shown: number;
+                                            total: number;
+                                        };
+                                    };
                                     review_status: string;
                                     sensory_available: boolean;
                                     sources: {
@@ -1135,6 +1162,15 @@ export interface paths {
                                             entity_id: string;
                                             entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                         } | null;
+                                    };
+                                    /** @description The relation lists cut at 50 items (children, grapes, geographies, appellations): for each, the total, how many are shown, and the /v1/entities query that lists them all. Empty when no list is cut. */
+                                    relations_more?: {
+                                        [key: string]: {
+                                            /** @description The /v1/entities query (cursor-paged) that lists the whole relation. */
+                                            list: string;
+                                            shown: number;
+                                            total: number;
+                                        };
                                     };
                                     review_status: string;
                                     sensory_available: boolean;
@@ -1424,12 +1460,16 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    /** @description entity_id (or permanent key) of a wine geography: lists the grapes its rules or grapes fact name. */
+                    appellation?: string;
                     /** @description ISO 3166-1 alpha-2 code, e.g. FR. */
                     country?: string;
                     /** @description next_cursor of the previous page. */
                     cursor?: string;
                     /** @description Domain: wine, spirits or beer. */
                     domain?: "wine" | "spirits" | "beer";
+                    /** @description entity_id (or permanent key) of a grape: lists the wine geographies whose rules or grapes fact name it. */
+                    grape?: string;
                     /** @description Entities per page, 1 to 5 on the demo. */
                     limit?: number;
                     /** @description entity_id (or permanent key) of the parent: lists its direct children. */
@@ -1839,6 +1879,15 @@ export interface paths {
                                         entity_id: string;
                                         entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                     } | null;
+                                };
+                                /** @description The relation lists cut at 50 items (children, grapes, geographies, appellations): for each, the total, how many are shown, and the /v1/entities query that lists them all. Empty when no list is cut. */
+                                relations_more?: {
+                                    [key: string]: {
+                                        /** @description The /v1/entities query (cursor-paged) that lists the whole relation. */
+                                        list: string;
+                                        shown: number;
+                                        total: number;
+                                    };
                                 };
                                 review_status: string;
                                 sensory_available: boolean;
@@ -2290,6 +2339,15 @@ export interface paths {
                                         entity_id: string;
                                         entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                     } | null;
+                                };
+                                /** @description The relation lists cut at 50 items (children, grapes, geographies, appellations): for each, the total, how many are shown, and the /v1/entities query that lists them all. Empty when no list is cut. */
+                                relations_more?: {
+                                    [key: string]: {
+                                        /** @description The /v1/entities query (cursor-paged) that lists the whole relation. */
+                                        list: string;
+                                        shown: number;
+                                        total: number;
+                                    };
                                 };
                                 review_status: string;
                                 sensory_available: boolean;
@@ -4009,17 +4067,21 @@ export interface paths {
         };
         /**
          * List entities, filtered, in pages
-         * @description Served entities in a stable order (by permanent key), 25 per page by default (`limit` 1–100). Filters are optional and combine: `type` (one or a comma list), `domain`, `country` (ISO 3166-1 alpha-2 code of the entity's `country` fact: geographies and spirits), `parent` (an entity_id or permanent key: its direct children). `next_cursor` is null on the last page; pass it as `cursor` with the same filters to get the next page. A cursor is opaque and stays valid across restarts for one knowledge-base version; a malformed cursor, one from another version or one issued for other filters is 400 naming `cursor` (equivalent filters share cursors: `type=grape,spirit` is `type=spirit,grape`; the cursor's checksum is no secret and guards nothing: the filters are applied again on every page). Walking every page returns each matching entity exactly once.
+         * @description Served entities in a stable order (by permanent key), 25 per page by default (`limit` 1–100). Filters are optional and combine: `type` (one or a comma list), `domain`, `country` (ISO 3166-1 alpha-2 code of the entity's `country` fact: geographies and spirits), `parent` (an entity_id or permanent key: its direct children), `grape` (a grape's entity_id or key: the wine geographies whose rules or grapes fact name it), `appellation` (a wine geography's entity_id or key: the grapes its rules or grapes fact name). A profile whose relation list is cut at 50 links to the query that lists it all (`relations_more`). `next_cursor` is null on the last page; pass it as `cursor` with the same filters to get the next page. A cursor is opaque and stays valid across restarts for one knowledge-base version; a malformed cursor, one from another version or one issued for other filters is 400 naming `cursor` (equivalent filters share cursors: `type=grape,spirit` is `type=spirit,grape`; the cursor's checksum is no secret and guards nothing: the filters are applied again on every page). Walking every page returns each matching entity exactly once.
          */
         get: {
             parameters: {
                 query?: {
+                    /** @description entity_id (or permanent key) of a wine geography: lists the grapes its rules or grapes fact name. */
+                    appellation?: string;
                     /** @description ISO 3166-1 alpha-2 code, e.g. FR. */
                     country?: string;
                     /** @description next_cursor of the previous page. */
                     cursor?: string;
                     /** @description Domain: wine, spirits or beer. */
                     domain?: "wine" | "spirits" | "beer";
+                    /** @description entity_id (or permanent key) of a grape: lists the wine geographies whose rules or grapes fact name it. */
+                    grape?: string;
                     /** @description Entities per page, 1 to 100. */
                     limit?: number;
                     /** @description entity_id (or permanent key) of the parent: lists its direct children. */
@@ -4447,6 +4509,15 @@ export interface paths {
                                         entity_id: string;
                                         entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                     } | null;
+                                };
+                                /** @description The relation lists cut at 50 items (children, grapes, geographies, appellations): for each, the total, how many are shown, and the /v1/entities query that lists them all. Empty when no list is cut. */
+                                relations_more?: {
+                                    [key: string]: {
+                                        /** @description The /v1/entities query (cursor-paged) that lists the whole relation. */
+                                        list: string;
+                                        shown: number;
+                                        total: number;
+                                    };
                                 };
                                 review_status: string;
                                 sensory_available: boolean;
@@ -4927,6 +4998,15 @@ export interface paths {
                                         entity_id: string;
                                         entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                     } | null;
+                                };
+                                /** @description The relation lists cut at 50 items (children, grapes, geographies, appellations): for each, the total, how many are shown, and the /v1/entities query that lists them all. Empty when no list is cut. */
+                                relations_more?: {
+                                    [key: string]: {
+                                        /** @description The /v1/entities query (cursor-paged) that lists the whole relation. */
+                                        list: string;
+                                        shown: number;
+                                        total: number;
+                                    };
                                 };
                                 review_status: string;
                                 sensory_available: boolean;
