@@ -43,8 +43,15 @@ describe('CJK appellation names resolve', () => {
     ['プイィ・フュメ', 'geo/pouilly-fume'],
     ['マルゴー', 'geo/margaux'],
     ['ポムロール', 'geo/pomerol'],
-    // Italy
+    // Italy, Germany, the New World
     ['バルバレスコ', 'geo/barbaresco'],
+    ['キャンティ・クラシコ', 'geo/chianti-classico'],
+    ['アマローネ', 'geo/amarone-della-valpolicella'],
+    ['モーゼル', 'geo/mosel'],
+    ['ラインガウ', 'geo/rheingau'],
+    ['ナパ・ヴァレー', 'geo/napa-valley'],
+    ['バロッサ・バレー', 'geo/barossa-valley'],
+    ['セントラル・オタゴ', 'geo/central-otago'],
     // Korean and Chinese
     ['리베라 델 두에로', 'geo/ribera-del-duero'],
     ['루에다', 'geo/rueda'],
