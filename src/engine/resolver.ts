@@ -61,6 +61,8 @@ import { leavesTrailingWords } from './filters/narrower-name.ts';
 import { knownWordAsPrefix } from './filters/known-word-prefix.ts';
 import { spellsInitials } from './filters/bare-initials.ts';
 import { CONNECTIVE_SCORE, ConnectiveIndex, connectiveKey } from './filters/connective-words.ts';
+import { extendedShare } from './filters/stem-extension.ts';
+import type { BeerModifiers, ModifierClass } from './beer-modifiers.ts';
 
 export const RESOLVE_THRESHOLD = 55;
 /** Suggestions on an unresolved answer: names scoring at least this, at most SUGGESTION_LIMIT of them. */
@@ -111,6 +113,22 @@ export interface Resolution {
   coverage: Coverage | null;
   /** designation words recognised in the query and left out of matching ("DO" in "DO Ribera del Duero") */
   terms: QueryTerm[];
+  /** a beer description read as a base style plus modifiers (beer-modifiers.ts); absent otherwise */
+  reading?: ModifierReading;
+}
+
+/** A beer description read as base style + modifiers: the specialty style leads the candidates. */
+export interface ModifierReading {
+  /** the base style's words and how they resolve on their own (beer styles only) */
+  base: { text: string; state: Resolution['state']; candidates: Candidate[] };
+  modifiers: { text: string; class: ModifierClass }[];
+  /** the specialty styles the modifiers go to (the first leads), or the base itself when it already has them */
+  specialty: number[];
+  inherent: boolean;
+  /** the classes that chose the style */
+  classes: ModifierClass[];
+  source: string;
+  locator: string;
 }
 
 /** What the resolver needs to know of an entity beyond its names. */
@@ -131,6 +149,10 @@ export interface ResolverOptions {
   askedFor?: number[];
   /** the kind of each alias (by name index): an `other_language` or `abbreviation` form is not matched as an abbreviation's expansion */
   aliasKinds?: (string | null)[];
+  /** beer descriptions as base style + modifiers ("Bourbon Barrel Aged Stout"): word classes and specialty styles */
+  modifiers?: BeerModifiers;
+  /** whether an entity is a beer style (the base of a modifier reading must be one) */
+  beerStyle?: (entity: number) => boolean;
 }
 
 interface Form {
@@ -395,6 +417,21 @@ export class Resolver {
   private readonly placeNames = new Set<string>(); // folded country names
   private readonly designations: DesignationWords;
   private readonly inflections: Inflections;
+  private readonly modifiers: BeerModifiers | undefined;
+  /** entity → its canonical name (the value a modifier reading's specialty candidate carries) */
+  private readonly canonicalOf: string[] = [];
+  private readonly beerStyle: (entity: number) => boolean;
+  /** set while a modifier reading resolves its base (no reading inside a reading) */
+  private readingBase = false;
+  /** the words of beer styles' names (built on the first modifier reading) */
+  private beerWords: Set<string> | undefined;
+  private beerWord(t: string): boolean {
+    if (!this.beerWords) {
+      this.beerWords = new Set();
+      for (const f of this.forms) if (this.beerStyle(this.names[f.name]!.entity)) for (const w of f.tokens) this.beerWords.add(w);
+    }
+    return this.beerWords.has(t);
+  }
 
   constructor(
     names: ResolvableName[],
@@ -406,6 +443,8 @@ export class Resolver {
     this.tieBreak = tieBreak;
     this.order = (x, y) => y.score - x.score || tieBreak(x.entity, y.entity);
     this.kindOf = options.kindOf ?? (() => 'other');
+    this.modifiers = options.modifiers;
+    this.beerStyle = options.beerStyle ?? (() => false);
     for (const p of options.placeNames ?? []) for (const f of indexVariants(p)) this.placeNames.add(f);
     for (const t of options.outOfScope ?? []) {
       for (const f of indexVariants(t)) {
@@ -449,6 +488,7 @@ export class Resolver {
     const otherLanguage = names.map((_, i) => options.aliasKinds?.[i] === 'other_language' || options.aliasKinds?.[i] === 'abbreviation');
     this.foreignAlias = Uint8Array.from(names, (_, i) => (options.aliasKinds?.[i] === 'other_language' ? 1 : 0));
     names.forEach((n, i) => {
+      if (n.field === 'canonical') this.canonicalOf[n.entity] = n.value;
       if (n.field === 'alias') aliases.set(n.entity, (aliases.get(n.entity) ?? 0) + 1);
       // words of a closing bracketed note qualify the name: they are not a narrower name (filters/narrower-name.ts)
       const bracket = n.value.trimEnd().endsWith(')') ? n.value.lastIndexOf('(') : -1;
@@ -715,8 +755,16 @@ export class Resolver {
           if (whole.loose === NO_WEAK) whole.loose = new Set<number>();
           for (const e of r.loose) whole.loose.add(e);
         }
+        // a reading that adds letters to a query word is only a prefix of the name (filters/stem-extension.ts)
+        const share = reading ? extendedShare(whole.tokens, part.split(' ')) : 0;
         for (const c of partBest.values()) {
           if (reading && PARTIAL.has(c.matchedOn)) continue;
+          if (share > 0) {
+            const canonical = c.matchedOn.startsWith('canonical');
+            whole.weakPartial.add(c.entity);
+            offer(best, c.entity, Math.min(c.score - PART_PENALTY, 60 + 25 * share - (canonical ? 0 : PARTIAL_ALIAS_PENALTY)), canonical ? 'canonical_prefix' : 'alias_prefix', c.value);
+            continue;
+          }
           // a part matched only partially is a guess ("American Amber / Red Lager" is not "American Amber Ale")
           if (PARTIAL.has(c.matchedOn)) whole.weakPartial.add(c.entity);
           offer(best, c.entity, c.score - PART_PENALTY, c.matchedOn, c.value);
@@ -725,9 +773,14 @@ export class Resolver {
     }
     this.placesBeatSynonyms(best);
     for (const e of whole.weakPartial) if (!PARTIAL.has(best.get(e)!.matchedOn)) whole.weakPartial.delete(e);
+    // a beer description read as base style + modifiers ("Bourbon Barrel Aged Stout"), when no name equals the query
+    let reading: ModifierReading | undefined;
+    if (this.modifiers && !this.readingBase && !whole.empty && !whole.outOfScope && !place && whole.tokens.length > 1 && !hasAtLeast(best, EXACT_FLOOR) && this.modifiers.mayContain(whole.tokens)) {
+      reading = this.readModifiers(q, whole.tokens, best);
+    }
     let fallback = false;
     // the fallback also runs when every candidate that reaches 55 is only a weak partial match
-    if (lastResort && !whole.empty && !whole.outOfScope && !place && !hasStrong(best, whole.weakPartial)) fallback = this.fallback(whole.tokens, best);
+    if (!reading && lastResort && !whole.empty && !whole.outOfScope && !place && !hasStrong(best, whole.weakPartial)) fallback = this.fallback(whole.tokens, best);
 
     const ranked: Candidate[] = [];
     const below: Candidate[] = [];
@@ -763,8 +816,69 @@ export class Resolver {
     const genericAlias = (top.matchedOn === 'alias' || top.matchedOn === 'alias_folded') && whole.tokens.length >= 2 && this.extendedByOthers(top, ranked, whole.tokens);
     // a connective the name lacks makes a reading, not a spelling (filters/connective-words.ts)
     const looseReading = whole.loose.has(top.entity) && (top.matchedOn === 'canonical_word_order' || top.matchedOn === 'alias_word_order') && top.score <= CONNECTIVE_SCORE.canonical;
-    const state = shared || close || fallback || synonymTypo || listQuery || genericAlias || looseReading || whole.weakPartial.has(top.entity) ? 'ambiguous' : 'resolved';
-    return { state, candidates: ranked.slice(0, limit), suggestions: [], coverage: null, terms };
+    let state: Resolution['state'] = shared || close || fallback || synonymTypo || listQuery || genericAlias || looseReading || whole.weakPartial.has(top.entity) ? 'ambiguous' : 'resolved';
+    // a modifier reading that leads decides the state: resolved only when it explains the whole query
+    // (one specialty style, the base resolved) and no other candidate is close
+    if (reading && top.entity === reading.specialty[0]) state = !close && readingResolves(reading) ? 'resolved' : 'ambiguous';
+    const out: Resolution = { state, candidates: ranked.slice(0, limit), suggestions: [], coverage: null, terms };
+    if (reading && ranked.some((c) => reading!.specialty.includes(c.entity))) out.reading = reading;
+    return out;
+  }
+
+  /**
+   * Reads the query as base style + modifiers (beer-modifiers.ts) and offers the specialty style at
+   * MODIFIER_SCORE, the base's candidates below it (so the base stays visible). A modifier that makes the
+   * base a whole name with it stays in the base ("Wild Ale" in "Wild Ale with Peaches").
+   */
+  private readModifiers(q: string, tokens: string[], best: Map<number, Candidate>): ModifierReading | undefined {
+    const mods = this.modifiers!;
+    const split = mods.split(tokens);
+    if (!split) return undefined;
+    // the base is resolved with its words as typed: capitals read as an abbreviation ("DIPA")
+    const { cased } = queryForms(q);
+    const typed = cased.length === tokens.length ? cased : tokens;
+    // a base with no word of a beer style's name, and no word in capitals, names no beer style ("apricot jam"):
+    // not resolved at all (a query pays for a base only when it may have one)
+    if (!split.baseAt.some((i) => this.beerWord(tokens[i]!) || /^[A-Z]{2,6}$/.test(typed[i]!))) return undefined;
+    this.readingBase = true;
+    try {
+      const resolveBase = (at: boolean[]) => this.resolve(typed.filter((_, i) => at[i]).join(' '), 5, this.beerStyle);
+      const inBase = tokens.map((_, i) => split.baseAt.includes(i));
+      let base = resolveBase(inBase);
+      // a modifier that joins the base into a whole name belongs to it ("Wild Ale" in "Wild Ale with Peaches")
+      for (const m of [...split.modifiers]) {
+        const at = inBase.map((b, i) => b || (i >= m.start && i < m.end));
+        const r = resolveBase(at);
+        if (r.state === 'unresolved' || r.candidates[0]!.score < EXACT_FLOOR) continue;
+        if (base.state !== 'unresolved' && r.candidates[0]!.score <= base.candidates[0]!.score) continue;
+        split.modifiers.splice(split.modifiers.indexOf(m), 1);
+        for (let i = m.start; i < m.end; i++) inBase[i] = true;
+        base = r;
+      }
+      split.base = tokens.filter((_, i) => inBase[i]);
+      if (base.state === 'unresolved' || split.modifiers.length === 0) return undefined;
+      const top = base.candidates[0]!;
+      const choice = mods.specialty(split, top.entity);
+      if (!choice) return undefined;
+      if (choice.inherent) {
+        for (const c of base.candidates) offer(best, c.entity, c.score - PART_PENALTY, c.matchedOn, c.value);
+      } else {
+        for (const e of choice.styles) offer(best, e, MODIFIER_SCORE, 'canonical_word_order', this.canonicalOf[e] ?? '');
+        // the base stays visible, below the specialty style
+        for (const c of base.candidates.slice(0, 3)) offer(best, c.entity, Math.min(c.score, 100) - BASE_BELOW, c.matchedOn, c.value);
+      }
+      return {
+        base: { text: split.base.join(' '), state: base.state, candidates: base.candidates.slice(0, 3) },
+        modifiers: split.modifiers.map((m) => ({ text: m.text, class: m.class })),
+        specialty: choice.styles,
+        inherent: choice.inherent,
+        classes: choice.classes,
+        source: choice.source,
+        locator: choice.locator,
+      };
+    } finally {
+      this.readingBase = false;
+    }
   }
 
   /** Whether two or more other candidates' canonical names hold every word of the query (see `genericAlias`). */
@@ -1311,6 +1425,16 @@ export function queryParts(q: string, qTokens: string[], isIndexWord: (folded: s
 function hasUnindexedPlural(tokens: string[], isIndexWord: (folded: string) => boolean): boolean {
   for (const t of tokens) if (t.length >= 4 && t.endsWith('s') && !isIndexWord(t)) return true;
   return false;
+}
+
+/** A modifier reading's specialty style scores this (the word-order tier: the whole query is explained, in other words). */
+const MODIFIER_SCORE = 88;
+/** The base style of a modifier reading ranks this far below its own score (never within the margin of the specialty style). */
+const BASE_BELOW = 15;
+
+/** Whether a modifier reading explains the whole query: one specialty style (or the base), the base resolved. */
+function readingResolves(r: ModifierReading): boolean {
+  return r.base.state === 'resolved' && r.specialty.length === 1;
 }
 
 /** Scores from here up are whole-name matches (exact, folded, word order free); below, partial and typo matches. */

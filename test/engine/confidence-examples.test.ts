@@ -126,4 +126,16 @@ describe('a family name is never resolved to one narrow member (item 3)', () => 
     const a = answer('Pils');
     assert.equal(a.keys[0], 'beer/5d-german-pils');
   });
+  test('family names "IPA", "Dunkel", "Export", "Stout", "Porter", "Lager" are never resolved to one narrow member', () => {
+    for (const q of ['IPA', 'ipa', 'Dunkel', 'Export', 'Stout', 'Porter', 'Lager']) {
+      const a = answer(q);
+      assert.notEqual(a.state, 'resolved', `${q} → ${a.keys[0]}`);
+      assert.ok(a.keys.length >= 2, `${q}: the family's members are listed`);
+    }
+  });
+
+  test('"Hell" (German for the pale Helles) is never Greece resolved through the Norwegian "Hellas"', () => {
+    const a = answer('Hell');
+    assert.ok(!(a.state === 'resolved' && a.keys[0] === 'geo/greece'), a.keys[0]);
+  });
 });

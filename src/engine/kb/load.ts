@@ -13,6 +13,7 @@ import {
   type AliasAdditionRecord, type AmbiguityRecord, type OutOfScopeRecord, type PlaceNamesRecord, type EntityRecord, type EntityType, type PairingSetRecord, type SensoryRecord, type Source,
 } from './schema.ts';
 import { exactForm } from '../normalize.ts';
+import { BeerModifiersSchema, type BeerModifiersRecord } from '../beer-modifiers.ts';
 
 /** Namespace of entity ids: UUIDv5(entity key, ENTITY_NAMESPACE). Never change it. */
 export const ENTITY_NAMESPACE = uuidv5('https://drinks-intelligence.dev/entity', uuidv5.URL);
@@ -64,6 +65,8 @@ export interface KnowledgeBase {
    * taxonomies): read on first call, not at start-up (2.6 MB that only pair-food needs)
    */
   foodVocabulary: () => FoodVocabularyRecord;
+  /** word classes and BJCP specialty styles of beer descriptions (data/beer-modifiers.json, derived by tools/derive/beer-modifiers.mjs); null when absent */
+  beerModifiers: BeerModifiersRecord | null;
   draftCount: number;
 }
 
@@ -438,6 +441,19 @@ export function loadKnowledgeBase(dataDir: string): { kb: KnowledgeBase; problem
     labelTerms.colours.forEach((c, i) => needSource(file, c.term, `colours[${i}].source`, c.source));
   }
 
+  // beer descriptions as base style + modifiers: every class and rule cites its source; rules name served beer styles
+  let beerModifiers: BeerModifiersRecord | null = null;
+  for (const { file, rec } of readRootObject<BeerModifiersRecord>(dataDir, 'beer-modifiers.json', BeerModifiersSchema, problems)) {
+    beerModifiers = rec;
+    rec.classes.forEach((c, i) => c.sources.forEach((s, j) => needSource(file, c.class, `classes[${i}].sources[${j}].source`, s.source)));
+    needSource(file, 'joiners', 'joiners.source', rec.joiners.source);
+    needSource(file, 'inherent_source', 'inherent_source.source', rec.inherent_source.source);
+    rec.styles.forEach((r, i) => {
+      needSource(file, r.style, `styles[${i}].source`, r.source);
+      for (const k of [r.style, ...(r.also ?? []), ...(r.base ?? [])]) if (!byKey.has(k)) problems.push({ file, record: r.style, field: `styles[${i}]`, message: `names "${k}", which is not a served entity` });
+    });
+  }
+
   // the demand prior: orders candidates of equal score (a shared name lists the meaning most asked for first)
   const demandPrior = { classes: {} as Record<string, number>, entities: {} as Record<string, number> };
   for (const { file, data } of readRootFile(dataDir, 'demand-prior.json', problems)) {
@@ -571,7 +587,7 @@ export function loadKnowledgeBase(dataDir: string): { kb: KnowledgeBase; problem
   let food: FoodVocabularyRecord | undefined;
   const foodVocabulary = () => (food ??= readFoodVocabulary(dataDir));
   return {
-    kb: { version, entities, byKey, byId: new Map(entities.map((e) => [e.id, e])), sources, ambiguities, outOfScope, placeNames, designations, labelTerms, demandPrior, foodVocabulary, draftCount },
+    kb: { version, entities, byKey, byId: new Map(entities.map((e) => [e.id, e])), sources, ambiguities, outOfScope, placeNames, designations, labelTerms, demandPrior, foodVocabulary, beerModifiers, draftCount },
     problems,
   };
 }

@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { GatewayContext } from '../../gateway/context.ts';
 import { registerDemoTwin } from '../demo-twin.ts';
 import { registerKeyed, type EngineRouteDef } from '../engine-route.ts';
-import { domainFilterParam, ID_NOTE, limitParam, Match, QueryTerm, ResolutionHead, termParam, typeFilterParam, UnresolvedHelp } from '../schemas.ts';
+import { domainFilterParam, EntityRef, ID_NOTE, limitParam, Match, QueryTerm, ResolutionHead, termParam, typeFilterParam, UnresolvedHelp } from '../schemas.ts';
 
 export const resolveEntityRoute: EngineRouteDef = {
   op: 'resolve-entity',
@@ -33,6 +33,31 @@ export const resolveEntityRoute: EngineRouteDef = {
       description: 'Designation words recognised in q (DO, DOCa, DOCG, AOC, IGP, WO, AVA, Qualitätswein…; data/designations.json, from the EU and national wine laws). They are left out of matching and never matched as entities: "DO Ribera del Duero" resolves as "Ribera del Duero" with terms [{kind: "designation", value: "DO"}]. Empty when there are none.',
     }),
     ...UnresolvedHelp,
+    reading: Type.Union([
+      Type.Object({
+        kind: Type.Union([Type.Literal('specialty_style'), Type.Literal('base_style_has_modifiers')], {
+          description: 'specialty_style: the modifiers put the beer in a BJCP 2021 specialty style, which leads matches; base_style_has_modifiers: the base style already has them (its BJCP tags hold the class: "Flanders Red" is sour and wood-aged), and leads.',
+        }),
+        base: Type.Object({
+          text: Type.String({ description: 'The words of q read as the base style (folded).' }),
+          state: Type.Union([Type.Literal('resolved'), Type.Literal('ambiguous'), Type.Literal('unresolved')], { description: 'How the base alone resolves among beer styles.' }),
+          matches: Type.Array(Match, { maxItems: 3, description: 'The base style\'s own best matches (beer styles only).' }),
+        }),
+        modifiers: Type.Array(
+          Type.Object({
+            text: Type.String(),
+            class: Type.Union([Type.Literal('fruit'), Type.Literal('spice'), Type.Literal('wood'), Type.Literal('alcohol'), Type.Literal('wild')], {
+              description: 'fruit (BJCP 29), spice (spice, herb, vegetable, nut, coffee, chocolate: BJCP 30), wood (BJCP 33), alcohol (a barrel\'s previous contents: 33B), wild (wild and sour fermentation: BJCP 28).',
+            }),
+          }),
+        ),
+        specialty: Type.Array(EntityRef, { description: 'The style(s) the modifiers go to, most likely first; more than one when the words do not decide (a barrel whose previous use is not named: 33A or 33B).' }),
+        provenance: Type.Object({}, { additionalProperties: true, description: 'The BJCP 2021 passage that assigns the modifier class to the style (source_key, source_title, source_publisher, source_url, locator, retrieved_via).' }),
+      }),
+      Type.Null(),
+    ], {
+      description: 'A beer description read as a base style plus modifiers (data/beer-modifiers.json: word classes from the Open Food Facts ingredients taxonomy and the BJCP 2021 text), when no name equals q: "Bourbon Barrel Aged Stout" leads with 33B Specialty Wood-Aged Beer, base "stout"; "DIPA with Tangerines" with 29A Fruit Beer, base Double IPA. state is resolved only when the whole of q is explained: one specialty style and the base resolved. Null otherwise.',
+    }),
   }),
   notFound: null,
   example: 'q=shiraz',
