@@ -2,7 +2,6 @@
 // compare with v1 bodies, or a typed "not resolved" error. No HTTP, no database.
 import { createHash } from 'node:crypto';
 import type { Entity, KnowledgeBase } from './kb/load.ts';
-import { BeerModifiers } from './beer-modifiers.ts';
 import { Resolver, RESOLVE_THRESHOLD, type Candidate, type EntityKind, type Resolution } from './resolver.ts';
 import { entityClass } from './kb/entity-class.ts';
 import { LineParser, MENTION_PENALTY, type LineMention } from './parse.ts';
@@ -28,6 +27,10 @@ export interface ListParams { type?: string; domain?: string; country?: string; 
 export const DEFAULT_LIMIT = 10;
 export const LIST_DEFAULT_LIMIT = 25;
 export const LIST_MAX_LIMIT = 100;
+/** Relation lists of a compare side are cut at this length (the whole lists are one /v1/entities query away). */
+export const COMPARE_RELATION_CAP = 5;
+/** Items listed per part of a comparison's contrasts (totals are given). */
+const CONTRAST_LIMIT = 8;
 /** A profile's relation lists longer than this are cut, with the total and the /v1/entities query that lists them all (issue 33, item 6). */
 export const RELATION_CAP = 50;
 export { ENTITY_TYPES } from './kb/schema.ts';
@@ -129,14 +132,6 @@ export function resolverInputs(kb: KnowledgeBase) {
     aliasLanguages,
     aliasKinds,
     askedFor: kb.entities.filter((e) => (kb.demandPrior.entities[e.key] ?? 0) > 0).map((e) => e.idx),
-    // beer descriptions as base style + modifiers (data/beer-modifiers.json)
-    modifiers: kb.beerModifiers
-      ? new BeerModifiers(kb.beerModifiers, (k) => kb.byKey.get(k)?.idx, (i) => {
-        const t = kb.entities[i]!.facts.tags?.value;
-        return Array.isArray(t) ? (t as string[]) : [];
-      })
-      : undefined,
-    beerStyle: (i: number) => kb.entities[i]!.type === 'beer_style',
   };
   return { names, shared, tieBreak, options };
 }
@@ -407,21 +402,7 @@ export class Engine {
     const r = this.resolveTerm(p.q, p.limit ?? DEFAULT_LIMIT, accept);
     return {
       status: 200,
-      body: { ok: true, ...this.resolutionHead(p.q, r), matches: r.candidates.map((c) => matchOf(this.kb, c)), terms: r.terms, ...this.unresolvedHelp(r), reading: this.readingOf(r) },
-    };
-  }
-
-  /** A beer description read as base style + modifiers (beer-modifiers.ts), or null. */
-  private readingOf(r: Resolution) {
-    const x = r.reading;
-    if (!x) return null;
-    const s = this.kb.sources.get(x.source);
-    return {
-      kind: x.inherent ? ('base_style_has_modifiers' as const) : ('specialty_style' as const),
-      base: { text: x.base.text, state: x.base.state, matches: x.base.candidates.map((c) => matchOf(this.kb, c)) },
-      modifiers: x.modifiers.map((m) => ({ text: m.text, class: m.class })),
-      specialty: x.specialty.map((i) => entityRef(this.kb.entities[i]!)),
-      provenance: { source_key: x.source, source_title: s?.title ?? x.source, source_publisher: s?.publisher ?? null, source_url: s?.url ?? null, locator: x.locator, retrieved_via: s?.retrieved_via ?? null },
+      body: { ok: true, ...this.resolutionHead(p.q, r), matches: r.candidates.map((c) => matchOf(this.kb, c)), terms: r.terms, ...this.unresolvedHelp(r) },
     };
   }
 
@@ -491,7 +472,8 @@ export class Engine {
       value,
       provenance: {
         source_key: s.key, source_title: s.title, source_publisher: s.publisher, source_url: s.url, locator: f.locator,
-        retrieved_via: s.retrieved_via ?? null,
+        // the copy's note (often ~500 characters) is given once, in the profile's `sources`, not with every fact
+        retrieved_via: s.retrieved_via ? { url: s.retrieved_via.url, kind: s.retrieved_via.kind } : null,
         source_excerpt: f.source_excerpt ?? null,
         language_code: f.language_code ?? null,
       },
@@ -499,7 +481,7 @@ export class Engine {
   }
 
   /** The sourced profile of one entity. Relations carry the ids a client needs for a follow-up call. */
-  profile(e: Entity, want: AppliedScope | null = null) {
+  profile(e: Entity, want: AppliedScope | null = null, relationCap = RELATION_CAP) {
     const facts: Record<string, unknown> = {};
     for (const [k, f] of Object.entries(e.facts)) facts[k] = this.factOut(f);
     if (e.grapeRules.length) facts.grapes = this.grapeRulesOut(e, want);
@@ -515,13 +497,14 @@ export class Engine {
     // long relation lists are cut: the first RELATION_CAP, the total, and the query that pages through all
     const more: Record<string, { total: number; shown: number; list: string }> = {};
     const cap = <T>(name: string, list: T[], url: string): T[] => {
-      if (list.length <= RELATION_CAP) return list;
-      more[name] = { total: list.length, shown: RELATION_CAP, list: url };
-      return list.slice(0, RELATION_CAP);
+      if (list.length <= relationCap) return list;
+      more[name] = { total: list.length, shown: relationCap, list: url };
+      return list.slice(0, relationCap);
     };
     const grapes = Array.isArray(e.facts.grapes?.value) ? (e.facts.grapes!.value as string[]) : [];
     const sourceKeys = new Set<string>([
       ...Object.values(e.facts).map((f) => f.source),
+      ...e.grapeRules.map((set) => set.source),
       ...e.aliases.map((a) => a.source),
     ]);
     return {
@@ -868,20 +851,85 @@ export class Engine {
       reference_expressions: b.e.sensory.map((x) => this.expressionOut(x, b.e)),
       sensory_boundary: b.e.sensory.length === 0 ? { reason: 'no_sourced_sensory_evidence', message: SENSORY_BOUNDARY } : null,
     });
+    // the comparison first (what tells the two apart), then each side's profile
     return {
       status: 200,
       body: {
         ok: true,
+        comparison: this.comparison(lb.e, rb.e),
         left: side(p.left, lb),
         right: side(p.right, rb),
-        comparison: this.comparison(lb.e, rb.e),
       },
     };
   }
 
+  /** A side of a comparison: the profile without aliases, its relation lists cut at COMPARE_RELATION_CAP (issue 33, item 5). */
   private scopedProfile(e: Entity) {
-    const { aliases: _a, ...rest } = this.profile(e);
+    const { aliases: _a, ...rest } = this.profile(e, null, COMPARE_RELATION_CAP);
     return rest;
+  }
+
+  /**
+   * What tells two entities apart beyond their facts (issue 33, item 5), each part only where one side
+   * has something: the appellations whose rules name one grape and not the other (strongest role first),
+   * the grapes one appellation's rules name and the other's do not, the foods one has verified pairing
+   * items for and the other lacks, and which side has sourced sensory evidence.
+   */
+  private contrasts(a: Entity, b: Entity) {
+    const out: Record<string, unknown> = {};
+    const names = (xs: Entity[]) => xs.slice(0, CONTRAST_LIMIT).map(entityRef);
+    if (a.appellations.length || b.appellations.length) {
+      const rank: Record<string, number> = { required: 0, principal: 1, permitted: 2, accessory: 3 };
+      const geos = (e: Entity) => {
+        const best = new Map<number, number>();
+        for (const x of e.appellations) best.set(x.geo, Math.min(best.get(x.geo) ?? 9, rank[x.role]!));
+        return best;
+      };
+      const ga = geos(a);
+      const gb = geos(b);
+      const only = (x: Map<number, number>, y: Map<number, number>) =>
+        [...x].filter(([g]) => !y.has(g)).sort((p, q) => p[1] - q[1] || this.kb.entities[p[0]]!.name.localeCompare(this.kb.entities[q[0]]!.name)).map(([g]) => this.kb.entities[g]!);
+      const onlyA = only(ga, gb);
+      const onlyB = only(gb, ga);
+      out.appellations = {
+        basis: 'appellations whose grape rules name the grape (strongest role first)',
+        shared_total: [...ga.keys()].filter((g) => gb.has(g)).length,
+        only_left_total: onlyA.length,
+        only_right_total: onlyB.length,
+        only_left: names(onlyA),
+        only_right: names(onlyB),
+      };
+    }
+    if (a.grapeRules.length || b.grapeRules.length) {
+      const grapes = (e: Entity) => new Set(e.grapeRules.flatMap((set) => set.grapes.map((g) => g.grape)));
+      const sa = grapes(a);
+      const sb = grapes(b);
+      const only = (x: Set<string>, y: Set<string>) => [...x].filter((k) => !y.has(k)).map((k) => this.kb.byKey.get(k)!).sort((p, q) => p.name.localeCompare(q.name));
+      const onlyA = only(sa, sb);
+      const onlyB = only(sb, sa);
+      out.grapes = {
+        basis: 'grapes the appellation rules name',
+        shared_total: [...sa].filter((k) => sb.has(k)).length,
+        only_left_total: onlyA.length,
+        only_right_total: onlyB.length,
+        only_left: names(onlyA),
+        only_right: names(onlyB),
+      };
+    }
+    if (a.pairing || b.pairing) {
+      const foods = (e: Entity) => new Map((e.pairing?.items ?? []).filter((it) => it.pairing_relationship !== 'avoid').map((it) => [it.pairing_key, it.food_item]));
+      const fa = foods(a);
+      const fb = foods(b);
+      const only = (x: Map<string, string>, y: Map<string, string>) => [...x].filter(([k]) => !y.has(k)).map(([, v]) => v);
+      out.pairings = {
+        basis: 'foods with verified pairing items (recommended or suitable); the items and their sources are in /v1/pair',
+        shared: [...fa].filter(([k]) => fb.has(k)).map(([, v]) => v).slice(0, CONTRAST_LIMIT),
+        only_left: only(fa, fb).slice(0, CONTRAST_LIMIT),
+        only_right: only(fb, fa).slice(0, CONTRAST_LIMIT),
+      };
+    }
+    out.sensory = { left_available: a.sensory.length > 0, right_available: b.sensory.length > 0 };
+    return out;
   }
 
   /** Field by field, over sourced facts only. */
@@ -920,6 +968,7 @@ export class Engine {
     }
     return {
       same_entity,
+      contrasts: this.contrasts(a, b),
       same_type: a.type === b.type,
       same_domain: a.domain === b.domain,
       left_type: a.type,

@@ -159,7 +159,7 @@ const RetrievedVia = Type.Union([
       kind: Type.Union(['mirror', 'reprint', 'third_party_list', 'scrape', 'encyclopedia_copy', 'dataset'].map((k) => Type.Literal(k))),
       note: Type.Optional(Type.String()),
     },
-    { description: 'Where the text was read when it was read in a copy (mirror, reprint, third-party list, dataset) rather than at source_url. The authority stays the original publisher\'s; the copy is named so you can weigh it.' },
+    { description: 'Where the text was read when it was read in a copy (mirror, reprint, third-party list, dataset) rather than at source_url. The authority stays the original publisher\'s; the copy is named so you can weigh it. In a profile\'s facts the copy\'s `note` is left out: it is given once, in the profile\'s `sources` entry of the same source_key.' },
   ),
   Type.Null(),
 ], { description: 'The copy the text was read in, or null when it was read at source_url.' });

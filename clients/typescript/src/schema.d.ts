@@ -168,7 +168,7 @@ export interface paths {
         };
         /**
          * Compare two resolved entities
-         * @description Resolves left and right and returns a scoped profile of each plus a field-by-field comparison of their sourced facts: the same or different value (country, colour, classification…), overlapping or disjoint ranges (ABV, IBU, OG…), shared list values (grapes, tags). Entities of different types compare on the fields they have in common; fields only one side has are listed, never guessed. Each side carries its sensory reference expressions where they are sourced (or the sensory boundary). 404 ENTITY_NOT_RESOLVED names the side that did not resolve (not counted). An entity_id (or a permanent key such as grape/syrah) is accepted too: that entity is then resolved directly, with state "resolved", matched_on "entity_id" and score 100.
+         * @description Resolves left and right and returns a scoped profile of each plus a field-by-field comparison of their sourced facts: the same or different value (country, colour, classification…), overlapping or disjoint ranges (ABV, IBU, OG…), shared list values (grapes, tags). Entities of different types compare on the fields they have in common; fields only one side has are listed, never guessed. Each side carries its sensory reference expressions where they are sourced (or the sensory boundary). The comparison comes first, with its `contrasts` (appellations, grapes, pairings and sensory evidence one side has and the other lacks), then the profile of each side, whose relation lists are cut at 5 (`relations_more` links to the whole list). Catalogue ids (VIVC, file numbers, style ids) are never compared. 404 ENTITY_NOT_RESOLVED names the side that did not resolve (not counted). An entity_id (or a permanent key such as grape/syrah) is accepted too: that entity is then resolved directly, with state "resolved", matched_on "entity_id" and score 100.
          */
         get: {
             parameters: {
@@ -213,6 +213,62 @@ export interface paths {
                         "application/json": {
                             comparison: {
                                 basis: string;
+                                /** @description What tells the two apart beyond their facts, each part present only where a side has something: `appellations` (for grapes: the appellations whose rules name one and not the other, strongest role first), `grapes` (for appellations: the grapes one's rules name and the other's do not), `pairings` (foods with verified items on one side only) and `sensory` (which side has sourced sensory evidence). Lists hold at most 8 entries; the totals are given. */
+                                contrasts: {
+                                    appellations?: {
+                                        basis: string;
+                                        /** @description At most 8; only_left_total gives the count. */
+                                        only_left: {
+                                            canonical_name: string;
+                                            domain: "wine" | "spirits" | "beer";
+                                            /** Format: uuid */
+                                            entity_id: string;
+                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
+                                        }[];
+                                        only_left_total: number;
+                                        only_right: {
+                                            canonical_name: string;
+                                            domain: "wine" | "spirits" | "beer";
+                                            /** Format: uuid */
+                                            entity_id: string;
+                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
+                                        }[];
+                                        only_right_total: number;
+                                        shared_total: number;
+                                    };
+                                    grapes?: {
+                                        basis: string;
+                                        /** @description At most 8; only_left_total gives the count. */
+                                        only_left: {
+                                            canonical_name: string;
+                                            domain: "wine" | "spirits" | "beer";
+                                            /** Format: uuid */
+                                            entity_id: string;
+                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
+                                        }[];
+                                        only_left_total: number;
+                                        only_right: {
+                                            canonical_name: string;
+                                            domain: "wine" | "spirits" | "beer";
+                                            /** Format: uuid */
+                                            entity_id: string;
+                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
+                                        }[];
+                                        only_right_total: number;
+                                        shared_total: number;
+                                    };
+                                    pairings?: {
+                                        basis: string;
+                                        /** @description Foods only the left has verified pairing items for (at most 8). */
+                                        only_left: string[];
+                                        only_right: string[];
+                                        shared: string[];
+                                    };
+                                    sensory: {
+                                        left_available: boolean;
+                                        right_available: boolean;
+                                    };
+                                };
                                 differences: ({
                                     field: string;
                                     left_source: string;
@@ -859,6 +915,62 @@ export interface paths {
                         "application/json": {
                             comparison: {
                                 basis: string;
+                                /** @description What tells the two apart beyond their facts, each part present only where a side has something: `appellations` (for grapes: the appellations whose rules name one and not the other, strongest role first), `grapes` (for appellations: the grapes one's rules name and the other's do not), `pairings` (foods with verified items on one side only) and `sensory` (which side has sourced sensory evidence). Lists hold at most 8 entries; the totals are given. */
+                                contrasts: {
+                                    appellations?: {
+                                        basis: string;
+                                        /** @description At most 8; only_left_total gives the count. */
+                                        only_left: {
+                                            canonical_name: string;
+                                            domain: "wine" | "spirits" | "beer";
+                                            /** Format: uuid */
+                                            entity_id: string;
+                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
+                                        }[];
+                                        only_left_total: number;
+                                        only_right: {
+                                            canonical_name: string;
+                                            domain: "wine" | "spirits" | "beer";
+                                            /** Format: uuid */
+                                            entity_id: string;
+                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
+                                        }[];
+                                        only_right_total: number;
+                                        shared_total: number;
+                                    };
+                                    grapes?: {
+                                        basis: string;
+                                        /** @description At most 8; only_left_total gives the count. */
+                                        only_left: {
+                                            canonical_name: string;
+                                            domain: "wine" | "spirits" | "beer";
+                                            /** Format: uuid */
+                                            entity_id: string;
+                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
+                                        }[];
+                                        only_left_total: number;
+                                        only_right: {
+                                            canonical_name: string;
+                                            domain: "wine" | "spirits" | "beer";
+                                            /** Format: uuid */
+                                            entity_id: string;
+                                            entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
+                                        }[];
+                                        only_right_total: number;
+                                        shared_total: number;
+                                    };
+                                    pairings?: {
+                                        basis: string;
+                                        /** @description Foods only the left has verified pairing items for (at most 8). */
+                                        only_left: string[];
+                                        only_right: string[];
+                                        shared: string[];
+                                    };
+                                    sensory: {
+                                        left_available: boolean;
+                                        right_available: boolean;
+                                    };
+                                };
                                 differences: ({
                                     field: string;
                                     left_source: string;
@@ -3842,48 +3954,6 @@ export interface paths {
                             /** @enum {boolean} */
                             ok: true;
                             query: string;
-                            /** @description A beer description read as a base style plus modifiers (data/beer-modifiers.json: word classes from the Open Food Facts ingredients taxonomy and the BJCP 2021 text), when no name equals q: "Bourbon Barrel Aged Stout" leads with 33B Specialty Wood-Aged Beer, base "stout"; "DIPA with Tangerines" with 29A Fruit Beer, base Double IPA. state is resolved only when the whole of q is explained: one specialty style and the base resolved. Null otherwise. */
-                            reading: {
-                                base: {
-                                    /** @description The base style's own best matches (beer styles only). */
-                                    matches: {
-                                        canonical_name: string;
-                                        domain: "wine" | "spirits" | "beer";
-                                        /** Format: uuid */
-                                        entity_id: string;
-                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
-                                        match_score: number;
-                                        /** @description The exact name or alias that matched. */
-                                        match_value: string;
-                                        matched_on: "canonical" | "alias" | "canonical_folded" | "alias_folded" | "canonical_word_order" | "alias_word_order" | "canonical_prefix" | "alias_prefix" | "canonical_typo" | "alias_typo" | "shared_term" | "mention";
-                                        vivc_id: string | null;
-                                        wikidata_id: string | null;
-                                    }[];
-                                    /** @description How the base alone resolves among beer styles. */
-                                    state: "resolved" | "ambiguous" | "unresolved";
-                                    /** @description The words of q read as the base style (folded). */
-                                    text: string;
-                                };
-                                /** @description specialty_style: the modifiers put the beer in a BJCP 2021 specialty style, which leads matches; base_style_has_modifiers: the base style already has them (its BJCP tags hold the class: "Flanders Red" is sour and wood-aged), and leads. */
-                                kind: "specialty_style" | "base_style_has_modifiers";
-                                modifiers: {
-                                    /** @description fruit (BJCP 29), spice (spice, herb, vegetable, nut, coffee, chocolate: BJCP 30), wood (BJCP 33), alcohol (a barrel's previous contents: 33B), wild (wild and sour fermentation: BJCP 28). */
-                                    class: "fruit" | "spice" | "wood" | "alcohol" | "wild";
-                                    text: string;
-                                }[];
-                                /** @description The BJCP 2021 passage that assigns the modifier class to the style (source_key, source_title, source_publisher, source_url, locator, retrieved_via). */
-                                provenance: {
-                                    [key: string]: unknown;
-                                };
-                                /** @description The style(s) the modifiers go to, most likely first; more than one when the words do not decide (a barrel whose previous use is not named: 33A or 33B). */
-                                specialty: {
-                                    canonical_name: string;
-                                    domain: "wine" | "spirits" | "beer";
-                                    /** Format: uuid */
-                                    entity_id: string;
-                                    entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
-                                }[];
-                            } | null;
                             /** @description true for resolved and ambiguous: there is a best match to act on. */
                             resolved: boolean;
                             /** @description resolved: the top match is clearly ahead; ambiguous: the term is a declared shared term (e.g. "pinot", "champagne"), or the runner-up is within 3 points, or within 5 points when the top is only a prefix or typo match; unresolved: nothing reaches the threshold of 55 (matches is then empty). */
@@ -6663,48 +6733,6 @@ export interface paths {
                             /** @enum {boolean} */
                             ok: true;
                             query: string;
-                            /** @description A beer description read as a base style plus modifiers (data/beer-modifiers.json: word classes from the Open Food Facts ingredients taxonomy and the BJCP 2021 text), when no name equals q: "Bourbon Barrel Aged Stout" leads with 33B Specialty Wood-Aged Beer, base "stout"; "DIPA with Tangerines" with 29A Fruit Beer, base Double IPA. state is resolved only when the whole of q is explained: one specialty style and the base resolved. Null otherwise. */
-                            reading: {
-                                base: {
-                                    /** @description The base style's own best matches (beer styles only). */
-                                    matches: {
-                                        canonical_name: string;
-                                        domain: "wine" | "spirits" | "beer";
-                                        /** Format: uuid */
-                                        entity_id: string;
-                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
-                                        match_score: number;
-                                        /** @description The exact name or alias that matched. */
-                                        match_value: string;
-                                        matched_on: "canonical" | "alias" | "canonical_folded" | "alias_folded" | "canonical_word_order" | "alias_word_order" | "canonical_prefix" | "alias_prefix" | "canonical_typo" | "alias_typo" | "shared_term" | "mention";
-                                        vivc_id: string | null;
-                                        wikidata_id: string | null;
-                                    }[];
-                                    /** @description How the base alone resolves among beer styles. */
-                                    state: "resolved" | "ambiguous" | "unresolved";
-                                    /** @description The words of q read as the base style (folded). */
-                                    text: string;
-                                };
-                                /** @description specialty_style: the modifiers put the beer in a BJCP 2021 specialty style, which leads matches; base_style_has_modifiers: the base style already has them (its BJCP tags hold the class: "Flanders Red" is sour and wood-aged), and leads. */
-                                kind: "specialty_style" | "base_style_has_modifiers";
-                                modifiers: {
-                                    /** @description fruit (BJCP 29), spice (spice, herb, vegetable, nut, coffee, chocolate: BJCP 30), wood (BJCP 33), alcohol (a barrel's previous contents: 33B), wild (wild and sour fermentation: BJCP 28). */
-                                    class: "fruit" | "spice" | "wood" | "alcohol" | "wild";
-                                    text: string;
-                                }[];
-                                /** @description The BJCP 2021 passage that assigns the modifier class to the style (source_key, source_title, source_publisher, source_url, locator, retrieved_via). */
-                                provenance: {
-                                    [key: string]: unknown;
-                                };
-                                /** @description The style(s) the modifiers go to, most likely first; more than one when the words do not decide (a barrel whose previous use is not named: 33A or 33B). */
-                                specialty: {
-                                    canonical_name: string;
-                                    domain: "wine" | "spirits" | "beer";
-                                    /** Format: uuid */
-                                    entity_id: string;
-                                    entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
-                                }[];
-                            } | null;
                             /** @description true for resolved and ambiguous: there is a best match to act on. */
                             resolved: boolean;
                             /** @description resolved: the top match is clearly ahead; ambiguous: the term is a declared shared term (e.g. "pinot", "champagne"), or the runner-up is within 3 points, or within 5 points when the top is only a prefix or typo match; unresolved: nothing reaches the threshold of 55 (matches is then empty). */
