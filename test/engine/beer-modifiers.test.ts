@@ -68,3 +68,10 @@ test('a name that equals the query is never read as modifiers ("Fruit Beer", "Pu
 test('a query with no beer base gets no reading ("Peach Brandy", "Cherry")', () => {
   for (const q of ['Peach Brandy', 'Cherry']) assert.equal(resolve(q).reading, null, q);
 });
+
+test('"Flemish Sour Brown" is Oud Bruin: the base is sour already (its BJCP tags), so the base itself is the answer', () => {
+  const r = resolve('Flemish Sour Brown');
+  assert.equal(r.matches[0]!.canonical_name, 'Oud Bruin');
+  assert.equal(r.reading!.kind, 'base_style_has_modifiers');
+  assert.deepEqual(r.reading!.modifiers, [{ text: 'sour', class: 'wild' }]);
+});
