@@ -2,6 +2,7 @@
 // compare with v1 bodies, or a typed "not resolved" error. No HTTP, no database.
 import { createHash } from 'node:crypto';
 import type { Entity, KnowledgeBase } from './kb/load.ts';
+import { BeerModifiers } from './beer-modifiers.ts';
 import { Resolver, RESOLVE_THRESHOLD, type Candidate, type EntityKind, type Resolution } from './resolver.ts';
 import { entityClass } from './kb/entity-class.ts';
 import { LineParser, MENTION_PENALTY, type LineMention } from './parse.ts';
@@ -132,6 +133,14 @@ export function resolverInputs(kb: KnowledgeBase) {
     aliasLanguages,
     aliasKinds,
     askedFor: kb.entities.filter((e) => (kb.demandPrior.entities[e.key] ?? 0) > 0).map((e) => e.idx),
+    // beer descriptions as base style + modifiers (data/beer-modifiers.json)
+    modifiers: kb.beerModifiers
+      ? new BeerModifiers(kb.beerModifiers, (k) => kb.byKey.get(k)?.idx, (i) => {
+        const t = kb.entities[i]!.facts.tags?.value;
+        return Array.isArray(t) ? (t as string[]) : [];
+      })
+      : undefined,
+    beerStyle: (i: number) => kb.entities[i]!.type === 'beer_style',
   };
   return { names, shared, tieBreak, options };
 }
@@ -402,7 +411,21 @@ export class Engine {
     const r = this.resolveTerm(p.q, p.limit ?? DEFAULT_LIMIT, accept);
     return {
       status: 200,
-      body: { ok: true, ...this.resolutionHead(p.q, r), matches: r.candidates.map((c) => matchOf(this.kb, c)), terms: r.terms, ...this.unresolvedHelp(r) },
+      body: { ok: true, ...this.resolutionHead(p.q, r), matches: r.candidates.map((c) => matchOf(this.kb, c)), terms: r.terms, ...this.unresolvedHelp(r), reading: this.readingOf(r) },
+    };
+  }
+
+  /** A beer description read as base style + modifiers (beer-modifiers.ts), or null. */
+  private readingOf(r: Resolution) {
+    const x = r.reading;
+    if (!x) return null;
+    const s = this.kb.sources.get(x.source);
+    return {
+      kind: x.inherent ? ('base_style_has_modifiers' as const) : ('specialty_style' as const),
+      base: { text: x.base.text, state: x.base.state, matches: x.base.candidates.map((c) => matchOf(this.kb, c)) },
+      modifiers: x.modifiers.map((m) => ({ text: m.text, class: m.class })),
+      specialty: x.specialty.map((i) => entityRef(this.kb.entities[i]!)),
+      provenance: { source_key: x.source, source_title: s?.title ?? x.source, source_publisher: s?.publisher ?? null, source_url: s?.url ?? null, locator: x.locator, retrieved_via: s?.retrieved_via ?? null },
     };
   }
 

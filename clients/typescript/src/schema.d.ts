@@ -3954,6 +3954,48 @@ export interface paths {
                             /** @enum {boolean} */
                             ok: true;
                             query: string;
+                            /** @description A beer description read as a base style plus modifiers (data/beer-modifiers.json: word classes from the Open Food Facts ingredients taxonomy and the BJCP 2021 text), when no name equals q: "Bourbon Barrel Aged Stout" leads with 33B Specialty Wood-Aged Beer, base "stout"; "DIPA with Tangerines" with 29A Fruit Beer, base Double IPA. state is resolved only when the whole of q is explained: one specialty style and the base resolved. Null otherwise. */
+                            reading: {
+                                base: {
+                                    /** @description The base style's own best matches (beer styles only). */
+                                    matches: {
+                                        canonical_name: string;
+                                        domain: "wine" | "spirits" | "beer";
+                                        /** Format: uuid */
+                                        entity_id: string;
+                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
+                                        match_score: number;
+                                        /** @description The exact name or alias that matched. */
+                                        match_value: string;
+                                        matched_on: "canonical" | "alias" | "canonical_folded" | "alias_folded" | "canonical_word_order" | "alias_word_order" | "canonical_prefix" | "alias_prefix" | "canonical_typo" | "alias_typo" | "shared_term" | "mention";
+                                        vivc_id: string | null;
+                                        wikidata_id: string | null;
+                                    }[];
+                                    /** @description How the base alone resolves among beer styles. */
+                                    state: "resolved" | "ambiguous" | "unresolved";
+                                    /** @description The words of q read as the base style (folded). */
+                                    text: string;
+                                };
+                                /** @description specialty_style: the modifiers put the beer in a BJCP 2021 specialty style, which leads matches; base_style_has_modifiers: the base style already has them (its BJCP tags hold the class: "Flanders Red" is sour and wood-aged), and leads. */
+                                kind: "specialty_style" | "base_style_has_modifiers";
+                                modifiers: {
+                                    /** @description fruit (BJCP 29), spice (spice, herb, vegetable, nut, coffee, chocolate: BJCP 30), wood (BJCP 33), alcohol (a barrel's previous contents: 33B), wild (wild and sour fermentation: BJCP 28). */
+                                    class: "fruit" | "spice" | "wood" | "alcohol" | "wild";
+                                    text: string;
+                                }[];
+                                /** @description The BJCP 2021 passage that assigns the modifier class to the style (source_key, source_title, source_publisher, source_url, locator, retrieved_via). */
+                                provenance: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description The style(s) the modifiers go to, most likely first; more than one when the words do not decide (a barrel whose previous use is not named: 33A or 33B). */
+                                specialty: {
+                                    canonical_name: string;
+                                    domain: "wine" | "spirits" | "beer";
+                                    /** Format: uuid */
+                                    entity_id: string;
+                                    entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
+                                }[];
+                            } | null;
                             /** @description true for resolved and ambiguous: there is a best match to act on. */
                             resolved: boolean;
                             /** @description resolved: the top match is clearly ahead; ambiguous: the term is a declared shared term (e.g. "pinot", "champagne"), or the runner-up is within 3 points, or within 5 points when the top is only a prefix or typo match; unresolved: nothing reaches the threshold of 55 (matches is then empty). */
@@ -6733,6 +6775,48 @@ export interface paths {
                             /** @enum {boolean} */
                             ok: true;
                             query: string;
+                            /** @description A beer description read as a base style plus modifiers (data/beer-modifiers.json: word classes from the Open Food Facts ingredients taxonomy and the BJCP 2021 text), when no name equals q: "Bourbon Barrel Aged Stout" leads with 33B Specialty Wood-Aged Beer, base "stout"; "DIPA with Tangerines" with 29A Fruit Beer, base Double IPA. state is resolved only when the whole of q is explained: one specialty style and the base resolved. Null otherwise. */
+                            reading: {
+                                base: {
+                                    /** @description The base style's own best matches (beer styles only). */
+                                    matches: {
+                                        canonical_name: string;
+                                        domain: "wine" | "spirits" | "beer";
+                                        /** Format: uuid */
+                                        entity_id: string;
+                                        entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
+                                        match_score: number;
+                                        /** @description The exact name or alias that matched. */
+                                        match_value: string;
+                                        matched_on: "canonical" | "alias" | "canonical_folded" | "alias_folded" | "canonical_word_order" | "alias_word_order" | "canonical_prefix" | "alias_prefix" | "canonical_typo" | "alias_typo" | "shared_term" | "mention";
+                                        vivc_id: string | null;
+                                        wikidata_id: string | null;
+                                    }[];
+                                    /** @description How the base alone resolves among beer styles. */
+                                    state: "resolved" | "ambiguous" | "unresolved";
+                                    /** @description The words of q read as the base style (folded). */
+                                    text: string;
+                                };
+                                /** @description specialty_style: the modifiers put the beer in a BJCP 2021 specialty style, which leads matches; base_style_has_modifiers: the base style already has them (its BJCP tags hold the class: "Flanders Red" is sour and wood-aged), and leads. */
+                                kind: "specialty_style" | "base_style_has_modifiers";
+                                modifiers: {
+                                    /** @description fruit (BJCP 29), spice (spice, herb, vegetable, nut, coffee, chocolate: BJCP 30), wood (BJCP 33), alcohol (a barrel's previous contents: 33B), wild (wild and sour fermentation: BJCP 28). */
+                                    class: "fruit" | "spice" | "wood" | "alcohol" | "wild";
+                                    text: string;
+                                }[];
+                                /** @description The BJCP 2021 passage that assigns the modifier class to the style (source_key, source_title, source_publisher, source_url, locator, retrieved_via). */
+                                provenance: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description The style(s) the modifiers go to, most likely first; more than one when the words do not decide (a barrel whose previous use is not named: 33A or 33B). */
+                                specialty: {
+                                    canonical_name: string;
+                                    domain: "wine" | "spirits" | "beer";
+                                    /** Format: uuid */
+                                    entity_id: string;
+                                    entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
+                                }[];
+                            } | null;
                             /** @description true for resolved and ambiguous: there is a best match to act on. */
                             resolved: boolean;
                             /** @description resolved: the top match is clearly ahead; ambiguous: the term is a declared shared term (e.g. "pinot", "champagne"), or the runner-up is within 3 points, or within 5 points when the top is only a prefix or typo match; unresolved: nothing reaches the threshold of 55 (matches is then empty). */
