@@ -67,6 +67,23 @@ describe('CJK grape names (complete tables) resolve', () => {
     ['까베르네 소비뇽', 'grape/cabernet-sauvignon'],
     ['산지오베제', 'grape/sangiovese'],
     ['진판델', 'grape/primitivo'],
+    ['쇼비뇽 블랑', 'grape/sauvignon-blanc'],
+    ['샤도네이', 'grape/chardonnay'],
+    ['슈냉 블랑', 'grape/chenin-blanc'],
+    ['그뤼너 벨트리너', 'grape/gruner-veltliner'],
+    ['츠바이겔트', 'grape/zweigelt'],
+    ['블라우프랜키슈', 'grape/blaufrankisch'],
+    ['뮐러-투어가우', 'grape/muller-thurgau'],
+    ['네비올로', 'grape/nebbiolo'],
+    // more Japanese and Chinese spellings
+    ['グリューナー・フェルトリーナー', 'grape/gruner-veltliner'],
+    ['マルベック', 'grape/malbec'],
+    ['ピノ・ド・ラ・ロワール', 'grape/chenin-blanc'],
+    ['桑娇维塞', 'grape/sangiovese'],
+    ['马尔贝克', 'grape/malbec'],
+    ['味而多', 'grape/petit-verdot'],
+    ['雪当利', 'grape/chardonnay'],
+    ['梅鹿', 'grape/merlot'],
   ];
   for (const [q, key] of CASES) {
     test(`"${q}" resolves to ${key}`, () => assert.deepEqual(keyOf(q), { state: 'resolved', key }));
@@ -97,11 +114,11 @@ describe('CJK grape names (complete tables) in data', () => {
   test('names per language: Japanese, Korean, Chinese (simplified and traditional)', () => {
     const counts = { ja: byLang(/^ja$/), ko: byLang(/^ko$/), zhHans: byLang(/^zh-Hans$/), zhHant: byLang(/^zh-Hant$/) };
     assert.equal(counts.ja + counts.ko + counts.zhHans + counts.zhHant, all.length, 'no other language tag');
-    assert.ok(counts.ja >= 35, `ja ${counts.ja}`);
-    assert.ok(counts.ko >= 3, `ko ${counts.ko}`);
-    assert.ok(counts.zhHans >= 18, `zh-Hans ${counts.zhHans}`);
+    assert.ok(counts.ja >= 50, `ja ${counts.ja}`);
+    assert.ok(counts.ko >= 25, `ko ${counts.ko}`);
+    assert.ok(counts.zhHans >= 35, `zh-Hans ${counts.zhHans}`);
     assert.ok(counts.zhHant >= 20, `zh-Hant ${counts.zhHant}`);
-    assert.ok(rows.length >= 40, `${rows.length} grapes`);
+    assert.ok(rows.length >= 55, `${rows.length} grapes`);
   });
 
   test('every name cites a registered source with a locator; every source of the file is cited', () => {
