@@ -74,6 +74,8 @@ interface DemoResult {
 }
 
 let blockedUntil = 0;
+/** The last refusal's message and retry time, repeated in the status of the section that was refused. */
+let refusal = '';
 
 function duration(seconds: number): string {
   if (seconds < 120) return `${seconds} s`;
@@ -93,11 +95,16 @@ function showLimit(body: Json, retryAfterSeconds: number) {
     h('p', {}, h('a', { href: typeof err.plans === 'string' ? err.plans : '/plans', id: 'limit-plans' }, 'See the plans and get a key'), ' for more requests.'),
   );
   box.hidden = false;
+  refusal = `${String(err.message ?? 'The demo limit is reached.')} You can try again at ${at.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZoneName: 'short' })}.`;
 }
 
 function updateDemo(demo: Json | undefined) {
   if (!demo) return;
-  if (typeof demo.remaining_this_hour === 'number') $('remaining').textContent = `Demo requests left this hour: ${demo.remaining_this_hour}.`;
+  if (typeof demo.remaining_this_hour === 'number') {
+    $('remaining').textContent = `Demo requests left this hour: ${demo.remaining_this_hour}.`;
+    // the same count at the top of the page: on a phone the side panel is at the very bottom
+    $('remaining-top').textContent = `Demo requests left this hour: ${demo.remaining_this_hour}.`;
+  }
   const lim = demo.limits ?? {};
   if (typeof lim.per_ip_per_hour === 'number' && typeof lim.per_ip_per_minute === 'number') {
     $('budget').textContent = `Without a key you have ${lim.per_ip_per_hour} demo requests an hour (at most ${lim.per_ip_per_minute} a minute). Each search (sent when you stop typing), opening an entity, comparison, wine-list line and food uses one; opening an entity's food pairing uses one more.`;
@@ -130,7 +137,8 @@ async function callDemo(endpoint: string, params: Record<string, string>, signal
 }
 
 function errorText(err: unknown): string {
-  if (err instanceof DemoLimited) return err.sent ? 'Refused: the demo limit is reached (see the message below).' : 'Not sent: the demo limit is reached (see the message below).';
+  // the refusal is said here, beside the form that was refused (the alert box may be far up the page)
+  if (err instanceof DemoLimited) return `${err.sent ? 'Refused' : 'Not sent'}: the demo limit is reached. ${refusal}`.trim();
   return 'The service did not answer. Check that it is running and try again.';
 }
 
@@ -251,7 +259,9 @@ function boundary(message: string): HTMLElement {
 
 /** A profile's facts, each with its value and its source; the boundary when there are none. */
 function factsList(profile: Json): HTMLElement {
-  const facts = Object.entries((profile.facts ?? {}) as Json);
+  // catalogue ids (VIVC number, file number, style id…) last: they identify, they do not describe
+  const CATALOGUE = new Set(['vivc_id', 'vivc_prime_name', 'file_number', 'style_id', 'legal_reference', 'cfr_section', 'wikidata_id']);
+  const facts = Object.entries((profile.facts ?? {}) as Json).sort((a, b) => Number(CATALOGUE.has(a[0])) - Number(CATALOGUE.has(b[0])));
   if (!facts.length) return boundary('No sourced facts are recorded for this entity in this release.');
   // a country code or a VIVC country name is shown as the country entity it names (relations.country)
   const country = profile.relations?.country as Json | null | undefined;
@@ -364,12 +374,14 @@ function pairingContent(pair: DemoResult): HTMLElement[] {
   if (!items.length) return [boundary(String(pair.body.boundary?.message ?? 'No verified, source-backed pairing evidence exists for this entity in this release.'))];
   const groups = new Map<string, Json[]>();
   for (const it of items) {
-    const scope = SCOPES.filter((k) => it[k]).map((k) => `${label(k.replace(/_scope$/, ''))}: ${it[k]}`).join(' · ') || 'Any style';
+    const scope = SCOPES.filter((k) => it[k]).map((k) => `${label(k.replace(/_scope$/, ''))}: ${it[k]}`).join(' · ');
     groups.set(scope, [...(groups.get(scope) ?? []), it]);
   }
+  // items tied to no style come first, under no "For …" heading (or one that says so beside scoped groups)
+  const ordered = [...groups.entries()].sort((a, b) => (a[0] === '' ? -1 : b[0] === '' ? 1 : 0));
   return [
-    ...[...groups.entries()].flatMap(([scope, list]) => [
-      h('h4', {}, `For ${scope}`),
+    ...ordered.flatMap(([scope, list]) => [
+      ...(scope ? [h('h4', {}, `For ${scope}`)] : groups.size > 1 ? [h('h4', {}, 'Not tied to one style')] : []),
       h(
         'ul',
         { class: 'pairing' },
@@ -380,7 +392,7 @@ function pairingContent(pair: DemoResult): HTMLElement[] {
             h('strong', {}, String(it.pairing_text ?? it.dish ?? it.food_item)),
             h('span', { class: 'src' }, [label(String(it.pairing_relationship ?? '')), it.dish, it.qualifier].filter(Boolean).join(' · ')),
             it.pairing_rationale ? h('p', {}, String(it.pairing_rationale)) : null,
-            it.source_excerpt ? h('blockquote', typeof it.source_url === 'string' && /^https?:/.test(it.source_url) ? { cite: it.source_url } : {}, `“${it.source_excerpt}”`) : null,
+            it.source_excerpt ? h('blockquote', typeof it.source_url === 'string' && /^https?:/.test(it.source_url) ? { cite: it.source_url } : {}, quoted(String(it.source_excerpt))) : null,
             h(
               'span',
               { class: 'src' },
@@ -395,6 +407,13 @@ function pairingContent(pair: DemoResult): HTMLElement[] {
       ),
     ]),
   ];
+}
+
+/** An excerpt in quotation marks, without doubling the marks an excerpt already opens or closes with. */
+function quoted(text: string): string {
+  const opens = /^[“"«„‘'‚]/.test(text);
+  const closes = /[”"»“’']$/.test(text);
+  return `${opens ? '' : '“'}${text}${closes ? '' : '”'}`;
 }
 
 let entityCall = 0;
@@ -467,6 +486,43 @@ function compareSide(side: Json, which: string): HTMLElement {
   );
 }
 
+/** What sets two entities apart (the comparison's differences and contrasts), before their profiles. */
+function comparisonPart(c: Json, ln: string, rn: string): HTMLElement {
+  const rows: HTMLElement[] = [];
+  for (const d of (c.differences ?? []) as Json[]) {
+    rows.push(h('li', {}, `${label(String(d.field))}: `, ...renderValue(d.left ?? d.relation), ` (${ln}) against `, ...renderValue(d.right ?? ''), ` (${rn})`));
+  }
+  const x: Json = c.contrasts ?? {};
+  const list = (title: string, part: Json | undefined) => {
+    if (!part) return;
+    const names = (xs: Json[]) => (xs.length ? renderValue(xs) : ['none']);
+    if (part.only_left_total || part.only_right_total) {
+      rows.push(h('li', {}, `${title} only for ${ln} (${part.only_left_total}): `, ...names(part.only_left ?? []), part.only_left_total > (part.only_left ?? []).length ? ' …' : ''));
+      rows.push(h('li', {}, `${title} only for ${rn} (${part.only_right_total}): `, ...names(part.only_right ?? []), part.only_right_total > (part.only_right ?? []).length ? ' …' : ''));
+      rows.push(h('li', {}, `${title} for both: ${part.shared_total}`));
+    }
+  };
+  list('Appellations', x.appellations);
+  list('Grapes', x.grapes);
+  if (x.pairings) {
+    const p: Json = x.pairings;
+    if (p.only_left?.length) rows.push(h('li', {}, `Verified pairings only for ${ln}: ${(p.only_left as string[]).join(', ')}`));
+    if (p.only_right?.length) rows.push(h('li', {}, `Verified pairings only for ${rn}: ${(p.only_right as string[]).join(', ')}`));
+    if (p.shared?.length) rows.push(h('li', {}, `Verified pairings for both: ${(p.shared as string[]).join(', ')}`));
+  }
+  if (x.sensory && x.sensory.left_available !== x.sensory.right_available) {
+    rows.push(h('li', {}, `A sourced taste profile exists only for ${x.sensory.left_available ? ln : rn}.`));
+  }
+  const same = ((c.shared ?? []) as Json[]).map((s) => label(String(s.field)));
+  return h(
+    'div',
+    { 'data-comparison': '' },
+    h('h3', {}, 'What sets them apart'),
+    rows.length ? h('ul', { class: 'contrasts' }, ...rows) : h('p', {}, 'Their sourced facts show no difference.'),
+    same.length ? h('p', { class: 'meta' }, `The same for both: ${same.join(', ')}.`) : null,
+  );
+}
+
 async function compare() {
   const left = ($('left') as HTMLInputElement).value.trim();
   const right = ($('right') as HTMLInputElement).value.trim();
@@ -484,8 +540,10 @@ async function compare() {
       out.replaceChildren();
       return;
     }
-    status.textContent = `${r.body.left?.profile?.canonical_name ?? left} and ${r.body.right?.profile?.canonical_name ?? right}, side by side.`;
-    out.replaceChildren(compareSide(r.body.left ?? {}, 'left'), compareSide(r.body.right ?? {}, 'right'));
+    const ln = String(r.body.left?.profile?.canonical_name ?? left);
+    const rn = String(r.body.right?.profile?.canonical_name ?? right);
+    status.textContent = `${ln} and ${rn}: what sets them apart first, then side by side.`;
+    out.replaceChildren(comparisonPart(r.body.comparison ?? {}, ln, rn), compareSide(r.body.left ?? {}, 'left'), compareSide(r.body.right ?? {}, 'right'));
   } catch (err) {
     status.textContent = errorText(err);
   }
@@ -531,7 +589,13 @@ async function readLine() {
     for (const m of b.mentions ?? []) items.push(h('li', {}, `${m.text}: `, entityButton({ entity_id: m.match.entity_id, canonical_name: m.match.canonical_name }), ` (${m.role.replace(/_/g, ' ')})`));
     for (const t of b.terms ?? []) items.push(h('li', {}, `${t.text}: ${t.kind.replace(/_/g, ' ')} ${t.value}`));
     if (b.vintage !== null && b.vintage !== undefined) items.push(h('li', {}, `Vintage ${b.vintage}`));
-    for (const g of b.implied ?? []) items.push(h('li', {}, `Grape from the appellation's rules: ${g.canonical_name} (${g.role}) `, sourceLink(g.provenance?.source_url, g.provenance?.source_title ?? 'source')));
+    for (const g of b.implied ?? []) items.push(h('li', {}, `Grape from the appellation's rules: ${g.canonical_name} (${g.role}${g.scope ? `, ${g.scope}` : ''}) `, sourceLink(g.provenance?.source_url, g.provenance?.source_title ?? 'source')));
+    const sc = b.applied_scope;
+    if (sc) {
+      items.push(
+        h('li', { 'data-applied-scope': '' }, `Read as ${(sc.colours as string[]).join(' or ')} (the word${sc.terms.length > 1 ? 's' : ''} “${(sc.terms as string[]).join('”, “')}”): only the grapes of the rules for that colour are shown${sc.left_out ? `; ${sc.left_out} for another colour left out` : ''}.`),
+      );
+    }
     const reasons = (b.ambiguity_reasons ?? []).length ? [h('p', { class: 'hint' }, `Not sure because: ${(b.ambiguity_reasons as string[]).join('; ')}.`)] : [];
     out.replaceChildren(h('p', { class: 'line', 'data-state': String(b.state) }, ...line), ...reasons, h('ul', { class: 'line-items' }, ...items));
   } catch (err) {
@@ -576,12 +640,16 @@ async function drinksFor() {
           'ul',
           { class: 'evidence' },
           ...(d.guidance as Json[]).map((g) =>
-            h('li', {}, `${g.pairing_text} `, h('q', { lang: String(g.language_code) }, String(g.source_excerpt)), ' — ', sourceLink(g.source_url, String(g.source_publisher))),
+            h('li', {}, `${g.pairing_text} `, h('span', { class: 'excerpt', lang: String(g.language_code) }, quoted(String(g.source_excerpt))), ' — ', sourceLink(g.source_url, String(g.source_publisher))),
           ),
         ),
       ),
     );
-    out.replaceChildren(h('ol', { class: 'drinks' }, ...drinks));
+    const shown = (b.drinks as Json[]).length;
+    const rest = typeof b.drinks_total === 'number' && b.drinks_total > shown
+      ? [h('p', { class: 'hint', 'data-more': '' }, `Showing ${shown} of ${b.drinks_total}. The demo returns at most ${shown}; with a key, /v1/pair-food returns up to 25 (the limit parameter).`)]
+      : [];
+    out.replaceChildren(h('ol', { class: 'drinks' }, ...drinks), ...rest);
   } catch (err) {
     status.textContent = errorText(err);
   }
@@ -599,6 +667,11 @@ function start() {
   $('compare-form').addEventListener('submit', (e) => {
     e.preventDefault();
     void compare();
+  });
+  // a paste longer than the demo's 80 characters is cut by the box: say so, with the count
+  $('line').addEventListener('paste', (e) => {
+    const t = (e as ClipboardEvent).clipboardData?.getData('text') ?? '';
+    if ([...t].length > 80) $('line-status').textContent = `The pasted line has ${[...t].length} characters; the demo reads the first 80 (a key reads up to 300).`;
   });
   $('line-form').addEventListener('submit', (e) => {
     e.preventDefault();

@@ -236,6 +236,38 @@ describe('playground page in Chromium', { skip: NO_BROWSER }, () => {
     await close();
   });
 
+  test('compare says what sets the two apart first: differences and contrasts above the two profiles (issue 33, items 5 and 7)', async () => {
+    const { page, close } = await openPage(browser, svc.base);
+    await page.fill('#left', 'pinot noir');
+    await page.fill('#right', 'gamay');
+    await page.click('#compare-form button[type=submit]');
+    await page.waitForSelector('#compare-result [data-comparison] h3', WAIT);
+    assert.equal(await page.textContent('#compare-result [data-comparison] h3'), 'What sets them apart');
+    const part = (await page.textContent('#compare-result [data-comparison]'))!;
+    assert.match(part, /Appellations only for Pinot Noir \(\d+\)/);
+    assert.match(part, /Appellations only for Gamay \(\d+\)/);
+    const boxes = await Promise.all(['[data-comparison]', '[data-side=left]'].map((s) => page.locator(`#compare-result ${s}`).boundingBox()));
+    assert.ok(boxes[0] && boxes[1] && boxes[0].y < boxes[1].y, 'the comparison comes before the profiles');
+    // a profile's catalogue id comes after the facts that describe it
+    const terms = await page.locator('#compare-result [data-side=left] dl.facts dt').allTextContents();
+    assert.equal(terms.at(-1), 'Vivc id', terms.join(','));
+    // the allowance left is shown at the top of the page too (on a phone the side panel is at the bottom)
+    assert.match((await page.textContent('#remaining-top'))!, /^Demo requests left this hour: \d+\.$/);
+    await close();
+  });
+
+  test('a line with a colour word says which scope it applied, and implies the grapes of that colour only (issue 33, items 1 and 7)', async () => {
+    const { page, close } = await openPage(browser, svc.base);
+    await page.fill('#line', 'Sancerre rouge 2020, Domaine Vacheron');
+    await page.click('#line-form button[type=submit]');
+    await page.waitForSelector('#line-result [data-applied-scope]', WAIT);
+    assert.match((await page.textContent('#line-result [data-applied-scope]'))!, /^Read as red \(the word “rouge”\)/);
+    assert.ok(await page.locator('#line-result li', { hasText: "Grape from the appellation's rules: Pinot Noir" }).count());
+    assert.equal(await page.locator('#line-result li', { hasText: "Grape from the appellation's rules: Sauvignon Blanc" }).count(), 0);
+    assert.match((await page.textContent('#line-hint'))!, /up to 80 characters/);
+    await close();
+  });
+
   test('a pasted wine-list line is read: the appellation, the producer unexplained, the vintage', async () => {
     const { page, close } = await openPage(browser, svc.base);
     await page.fill('#line', 'Brunello di Montalcino Casanova di Neri 2016');
@@ -261,7 +293,7 @@ describe('playground page in Chromium', { skip: NO_BROWSER }, () => {
     assert.ok(await first.locator('button.link').count(), 'the drink opens its entity');
     const href = await first.locator('ul.evidence li a').first().getAttribute('href');
     assert.match(href!, /^https?:\/\//);
-    assert.ok((await first.locator('ul.evidence li q').first().textContent())!.length >= 20, 'the excerpt is shown');
+    assert.ok((await first.locator('ul.evidence li span.excerpt').first().textContent())!.length >= 20, 'the excerpt is shown');
     await shot(page, 'pair-food');
     await page.fill('#food', 'salomn');
     await page.click('#food-form button[type=submit]');
@@ -376,6 +408,8 @@ describe('playground under the demo limit', { skip: NO_BROWSER }, () => {
     await page.fill('#right', 'barolo');
     await page.click('#compare-form button[type=submit]');
     await page.waitForFunction(() => document.getElementById('compare-status')?.textContent?.startsWith('Not sent: the demo limit is reached'), null, WAIT);
+    // the refusal is said beside the form that was refused, with the API's message and the retry time
+    assert.match((await page.textContent('#compare-status'))!, /^Not sent: the demo limit is reached\. Demo limit of 3 requests per minute .* You can try again at \d\d:\d\d:\d\d UTC\.$/);
     assert.equal(demoCalls(), 4, 'no request after the refusal');
     await close();
   });
