@@ -51,7 +51,9 @@ describe('the grapes of ten appellations, with their roles and shares', () => {
   test('Sancerre: Sauvignon Blanc for the white, Pinot Noir for the red and rosé', () => {
     const g = grapesOf('Sancerre');
     has(g, 'Sauvignon Blanc', 'required', 100, null, 'white');
-    has(g, 'Pinot Noir', 'required', 100, null, 'red');
+    // one entry for the red and the rosé rule sets, their colours joined (issue 33, item 1)
+    has(g, 'Pinot Noir', 'required', 100, null, 'red; rosé');
+    assert.equal(g.filter((x) => x.canonical_name === 'Pinot Noir').length, 1);
   });
   test('Cahors and Madiran', () => {
     has(grapesOf('Cahors'), 'Malbec', 'required', 70, null);
@@ -95,9 +97,15 @@ describe('the grapes of ten appellations, with their roles and shares', () => {
 });
 
 describe('the reverse relation: a grape lists the appellations whose rules name it', () => {
+  // the whole relation, uncut: a profile cuts it at 50 (issue 33, item 6) and links to /v1/entities for the rest
   function appellationsOf(q: string) {
-    const r = sharedEngine().explain({ q });
-    return (r.body as any).profile.relations.appellations as { canonical_name: string; role: string; scope: string | null }[];
+    const e = sharedEngine();
+    const r = e.explain({ q });
+    const key = (r.body as any).profile.entity_key as string;
+    const rank: Record<string, number> = { required: 0, principal: 1, permitted: 2, accessory: 3 };
+    return [...e.kb.byKey.get(key)!.appellations]
+      .sort((x, y) => rank[x.role]! - rank[y.role]!)
+      .map((a) => ({ canonical_name: e.kb.entities[a.geo]!.name, role: a.role, scope: a.scope }));
   }
   test('Nebbiolo: Barolo and Barbaresco, required, listed first', () => {
     const a = appellationsOf('Nebbiolo');
