@@ -84,6 +84,21 @@ describe('CJK grape names (complete tables) resolve', () => {
     ['味而多', 'grape/petit-verdot'],
     ['雪当利', 'grape/chardonnay'],
     ['梅鹿', 'grape/merlot'],
+    // Italy, Greece, Portugal, the New World and Georgia
+    ['ドルチェット', 'grape/dolcetto'],
+    ['フィアーノ', 'grape/fiano'],
+    ['クシノマヴロ', 'grape/xinomavro'],
+    ['アシルティコ', 'grape/assyrtiko'],
+    ['トウリガ・ナシオナル', 'grape/touriga-nacional'],
+    ['アルヴァリーニョ', 'grape/albarino'],
+    ['베르멘티노', 'grape/vermentino'],
+    ['투리가 나시오날', 'grape/touriga-nacional'],
+    ['틴타 로리즈', 'grape/tempranillo'],
+    ['維蒂奇諾', 'grape/verdicchio'],
+    ['特浓情', 'grape/torrontes'],
+    ['晚红蜜', 'grape/saperavi'],
+    ['皮诺塔吉', 'grape/pinotage'],
+    ['神索', 'grape/cinsault'],
   ];
   for (const [q, key] of CASES) {
     test(`"${q}" resolves to ${key}`, () => assert.deepEqual(keyOf(q), { state: 'resolved', key }));
@@ -114,11 +129,11 @@ describe('CJK grape names (complete tables) in data', () => {
   test('names per language: Japanese, Korean, Chinese (simplified and traditional)', () => {
     const counts = { ja: byLang(/^ja$/), ko: byLang(/^ko$/), zhHans: byLang(/^zh-Hans$/), zhHant: byLang(/^zh-Hant$/) };
     assert.equal(counts.ja + counts.ko + counts.zhHans + counts.zhHant, all.length, 'no other language tag');
-    assert.ok(counts.ja >= 50, `ja ${counts.ja}`);
-    assert.ok(counts.ko >= 25, `ko ${counts.ko}`);
-    assert.ok(counts.zhHans >= 35, `zh-Hans ${counts.zhHans}`);
-    assert.ok(counts.zhHant >= 20, `zh-Hant ${counts.zhHant}`);
-    assert.ok(rows.length >= 55, `${rows.length} grapes`);
+    assert.ok(counts.ja >= 75, `ja ${counts.ja}`);
+    assert.ok(counts.ko >= 38, `ko ${counts.ko}`);
+    assert.ok(counts.zhHans >= 45, `zh-Hans ${counts.zhHans}`);
+    assert.ok(counts.zhHant >= 30, `zh-Hant ${counts.zhHant}`);
+    assert.ok(rows.length >= 90, `${rows.length} grapes`);
   });
 
   test('every name cites a registered source with a locator; every source of the file is cited', () => {
