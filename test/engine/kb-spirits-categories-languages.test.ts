@@ -33,6 +33,22 @@ const CASES: [string, string, string][] = [
   ['Míchaná Skotská whisky', 'spirit/blended-scotch-whisky', 'cs'],
 ];
 
+// German category names (Austrian Codex B 23 contents, LVWO Weinsberg) and Italian (AIS Lombardia).
+const CATEGORY_CASES: [string, string, string][] = [
+  ['Tresterbrand', 'spirit/pomace-brandy', 'de'],
+  ['Brand aus Apfelwein', 'spirit/cider-perry-spirit', 'de'],
+  ['Brand aus Birnenwein', 'spirit/cider-perry-spirit', 'de'],
+  ['Weindestillat', 'spirit/wine-spirit', 'de-AT'],
+  ['Spirituose mit Wacholder', 'spirit/juniper-flavoured-spirit-drinks', 'de'],
+  ['Enzian', 'spirit/gentian', 'de'],
+  ['Spirituose mit Kümmel', 'spirit/caraway-flavoured-spirit-drinks', 'de'],
+  ['Spirituose mit Anis', 'spirit/aniseed-flavoured-spirit-drinks', 'de'],
+  ['Aromatisierter Wodka', 'spirit/flavoured-vodka', 'de'],
+  ['Brand aus Obsttrester', 'spirit/fruit-marc-spirit', 'de'],
+  ['Acquavite di cereali', 'spirit/grain-spirit', 'it'],
+  ['Brandy di cereali', 'spirit/grain-spirit', 'it'],
+];
+
 describe('Scotch Whisky categories in other EU languages (CN explanatory notes)', () => {
   test('each name resolves to its category, not to Scotch Whisky or another category', () => {
     for (const [q, key] of CASES) resolvesTo(q, key);
@@ -57,6 +73,18 @@ describe('Scotch Whisky categories in other EU languages (CN explanatory notes)'
     const s = sources.find((x: { key: string }) => x.key === 'scl-eu-cn-2009-c302-et');
     assert.ok(s?.retrieved_via?.url, 'retrieved_via names the copy');
     assert.match(s.url, /eur-lex\.europa\.eu/);
+  });
+
+  test('German and Italian category names resolve to the category', () => {
+    for (const [q, key] of CATEGORY_CASES) resolvesTo(q, key);
+    for (const [q, key, lang] of CATEGORY_CASES) assert.equal(kbAlias(key, q).lang, lang, q);
+  });
+
+  test('a category name does not take over a GI that contains it: Enzian is the category, Südtiroler Enzian stays a candidate and keeps its own name', () => {
+    const r = resolve('Enzian');
+    assert.equal(r.top, 'spirit/gentian');
+    assert.ok(r.keys.includes('spirit/sudtiroler-enzian'), r.keys.join(', '));
+    resolvesTo('Südtiroler Enzian', 'spirit/sudtiroler-enzian');
   });
 
   test('the names already held are unchanged', () => {
