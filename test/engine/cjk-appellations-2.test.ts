@@ -1,6 +1,6 @@
 // Japanese names of appellations and regions outside the first CJK appellation round (issue 32, item 2):
 // Portugal, Austria, Chile, Argentina, South Africa, Hungary, Greece, the United States beyond Napa and
-// Sonoma, and French appellations of Languedoc-Roussillon and Alsace. Each name is printed beside its
+// Sonoma, French appellations of Languedoc-Roussillon and Alsace, and two Lombard DOCGs. Each name is printed beside its
 // Latin name by a cited page (data/sources/cjk-appellations-2.json); the real engine resolves each to
 // its record and reads them in wine-list lines.
 import { test, describe } from 'node:test';
@@ -92,7 +92,7 @@ describe('CJK appellation names, second round: data', () => {
       assert.ok(x, `${r.entity} is served`);
       assert.notEqual(x.facts?.level?.value, 'country', r.entity);
       const c = x.facts?.country?.value as string;
-      assert.match(c, /^(PT|AT|CL|AR|ZA|HU|GR|US|FR)$/, r.entity);
+      assert.match(c, /^(PT|AT|CL|AR|ZA|HU|GR|US|FR|IT)$/, r.entity);
       countries[c] = (countries[c] ?? 0) + 1;
     }
     for (const c of ['PT', 'AT', 'CL', 'AR', 'ZA', 'HU', 'GR', 'US', 'FR']) assert.ok(countries[c]! >= 1, JSON.stringify(countries));
