@@ -47,6 +47,21 @@ const CATEGORY_CASES: [string, string, string][] = [
   ['Brand aus Obsttrester', 'spirit/fruit-marc-spirit', 'de'],
   ['Acquavite di cereali', 'spirit/grain-spirit', 'it'],
   ['Brandy di cereali', 'spirit/grain-spirit', 'it'],
+  // Swiss Ordinance SR 817.022.12 (French, German, Italian)
+  ['Acquavite di vino', 'spirit/wine-spirit', 'it'],
+  ['Brand aus Apfel- oder Birnenwein', 'spirit/cider-perry-spirit', 'de-CH'],
+  ['Acquavite di carvi', 'spirit/caraway-flavoured-spirit-drinks', 'it'],
+  ['Destillierter Gin', 'spirit/distilled-gin', 'de'],
+  ['Gin distillé', 'spirit/distilled-gin', 'fr'],
+  ["Boissons spiritueuses à l'anis", 'spirit/aniseed-flavoured-spirit-drinks', 'fr'],
+  ['Liquore', 'spirit/liqueur', 'it'],
+  ['Crema di', 'spirit/creme-de', 'it'],
+  ["Liqueur à base d'œufs", 'spirit/egg-liqueur', 'fr'],
+  ['Liquore a base di uova', 'spirit/egg-liqueur', 'it'],
+  ['Obsttresterbrand', 'spirit/fruit-marc-spirit', 'de-CH'],
+  ['Drusenbrand', 'spirit/hefebrand', 'de-CH'],
+  ['Boissons spiritueuses aromatisées aux baies de genévrier', 'spirit/juniper-flavoured-spirit-drinks', 'fr'],
+  ['Bevande spiritose al ginepro', 'spirit/juniper-flavoured-spirit-drinks', 'it'],
 ];
 
 describe('Scotch Whisky categories in other EU languages (CN explanatory notes)', () => {
@@ -78,6 +93,17 @@ describe('Scotch Whisky categories in other EU languages (CN explanatory notes)'
   test('German and Italian category names resolve to the category', () => {
     for (const [q, key] of CATEGORY_CASES) resolvesTo(q, key);
     for (const [q, key, lang] of CATEGORY_CASES) assert.equal(kbAlias(key, q).lang, lang, q);
+  });
+
+  test('typed without accents, the Swiss names still resolve', () => {
+    resolvesTo("liqueur a base d'oeufs", 'spirit/egg-liqueur');
+    resolvesTo('gin distille', 'spirit/distilled-gin');
+  });
+
+  test('the distilled gin names stay distinct from London gin', () => {
+    const r = resolve('Destillierter Gin');
+    assert.equal(r.top, 'spirit/distilled-gin');
+    assert.notEqual(r.top, 'spirit/london-gin');
   });
 
   test('a category name does not take over a GI that contains it: Enzian is the category, Südtiroler Enzian stays a candidate and keeps its own name', () => {
