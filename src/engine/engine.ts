@@ -507,7 +507,7 @@ export class Engine {
   profile(e: Entity, want: AppliedScope | null = null, relationCap = RELATION_CAP) {
     const facts: Record<string, unknown> = {};
     for (const [k, f] of Object.entries(e.facts)) facts[k] = this.factOut(f);
-    if (e.grapeRules.length) facts.grapes = this.grapeRulesOut(e, want);
+    if (e.grapeRules.length) facts.grapes = this.grapeRulesOut(e, want, relationCap);
     const parentKey = e.facts.parent?.value;
     const parent = typeof parentKey === 'string' ? this.kb.byKey.get(parentKey) : undefined;
     const ancestors: Entity[] = [];
@@ -519,6 +519,8 @@ export class Engine {
     const refs = (idxs: number[]) => idxs.map((i) => this.kb.entities[i]!).sort((a, b) => a.name.localeCompare(b.name)).map(entityRef);
     // long relation lists are cut: the first RELATION_CAP, the total, and the query that pages through all
     const more: Record<string, { total: number; shown: number; list: string }> = {};
+    const rules = facts.grapes as { value: unknown[]; value_total?: number } | undefined;
+    if (rules?.value_total !== undefined) more.grape_rules = { total: rules.value_total, shown: rules.value.length, list: `/v1/entities?appellation=${e.id}&type=grape` };
     const cap = <T>(name: string, list: T[], url: string): T[] => {
       if (list.length <= relationCap) return list;
       more[name] = { total: list.length, shown: relationCap, list: url };
@@ -560,7 +562,7 @@ export class Engine {
    * and the wine type it holds for; the fact's provenance is the first rule set's, and each item
    * names its own source and locator (an appellation may have sets from several texts).
    */
-  private grapeRulesOut(e: Entity, want: AppliedScope | null = null) {
+  private grapeRulesOut(e: Entity, want: AppliedScope | null = null, cap = Number.POSITIVE_INFINITY) {
     // one item per grape, role, shares and source: the scopes of the sets that repeat it are joined
     // ("Pinot Noir: required, red; rosé"), so a grape is listed once per rule (issue 33, item 1)
     const value: { entity_id: string; role: string; min_share: number | null; max_share: number | null; scope: string | null; source_key: string; locator: string; [k: string]: unknown }[] = [];
@@ -579,7 +581,12 @@ export class Engine {
       }
     }
     const first = e.grapeRules[0]!;
-    return { ...this.factOut({ value: [], source: first.source, locator: first.locator }), value };
+    const fact = { ...this.factOut({ value: [], source: first.source, locator: first.locator }), value };
+    if (value.length <= cap) return fact;
+    // a long rule list (a regional register of varieties) is cut, strongest roles first, and says so
+    const rank: Record<string, number> = { required: 0, principal: 1, permitted: 2, accessory: 3 };
+    const kept = value.map((v, i) => ({ v, i })).sort((a, b) => rank[a.v.role]! - rank[b.v.role]! || a.i - b.i).slice(0, cap).sort((a, b) => a.i - b.i).map((x) => x.v);
+    return { ...fact, value: kept, value_total: value.length };
   }
 
   /** Country records by ISO code and by folded name (made on first use). */

@@ -183,7 +183,11 @@ export const QueryTerm = Type.Object({
   value: Type.String({ description: 'The term as its source lists it.' }),
 });
 
-export const SourcedFact = Type.Object({ value: Type.Unknown(), provenance: Provenance });
+export const SourcedFact = Type.Object({
+  value: Type.Unknown(),
+  value_total: Type.Optional(Type.Integer({ minimum: 0, description: 'Present when a long list value was cut (an appellation\'s grape rules over 50 items, strongest roles first): the length of the whole list. The profile\'s relations_more.grape_rules links to it.' })),
+  provenance: Provenance,
+});
 
 export const Profile = Type.Object(
   {
@@ -218,7 +222,7 @@ export const Profile = Type.Object(
     }),
     relations_more: Type.Optional(
       Type.Record(Type.String(), Type.Object({ total: Type.Integer({ minimum: 0 }), shown: Type.Integer({ minimum: 0 }), list: Type.String({ description: 'The /v1/entities query (cursor-paged) that lists the whole relation.' }) }), {
-        description: 'The relation lists cut at 50 items (children, grapes, geographies, appellations): for each, the total, how many are shown, and the /v1/entities query that lists them all. Empty when no list is cut.',
+        description: 'The relation lists cut at 50 items (children, grapes, geographies, appellations; grape_rules for the grapes fact of an appellation whose rules name more than 50 varieties, cut strongest roles first): for each, the total, how many are shown, and the /v1/entities query that lists them all. Empty when no list is cut.',
       }),
     ),
     sensory_available: Type.Boolean(),

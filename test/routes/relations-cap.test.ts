@@ -78,6 +78,22 @@ describe('long relation lists are cut and linked (issue 33, item 6)', () => {
     for (const k of big.facts.grapes!.value as string[]) assert.ok(listed.has(e.kb.byKey.get(k)!.id), k);
   });
 
+  test('an appellation whose rules name more than 50 grapes: the fact keeps the strongest 50 and says how many there are', async () => {
+    const e = sharedEngine();
+    const big = e.kb.entities.find((x) => new Set(x.grapeRules.flatMap((s) => s.grapes.map((g) => `${g.grape}|${g.role}|${s.source}`))).size > 50)!;
+    assert.ok(big, 'some appellation has more than 50 rule items');
+    const r = await get(`/v1/entities/${big.id}`);
+    const f = r.body.entity.facts.grapes;
+    assert.equal(f.value.length, 50);
+    assert.ok(f.value_total > 50);
+    assert.deepEqual(r.body.entity.relations_more.grape_rules, { total: f.value_total, shown: 50, list: `/v1/entities?appellation=${big.id}&type=grape` });
+    // nothing stronger than a kept item was cut
+    const rank: Record<string, number> = { required: 0, principal: 1, permitted: 2, accessory: 3 };
+    const weakestKept = Math.max(...f.value.map((v: any) => rank[v.role]!));
+    const all = big.grapeRules.flatMap((s) => s.grapes.map((g) => rank[g.role]!));
+    assert.equal(all.filter((x) => x < weakestKept).length <= 50, true);
+  });
+
   test('a short relation list is whole, and relations_more is empty', async () => {
     const r = await get('/v1/explain?q=sancerre');
     assert.deepEqual(r.body.profile.relations_more, {});

@@ -334,6 +334,8 @@ export interface paths {
                                                 source_url: string;
                                             };
                                             value: unknown;
+                                            /** @description Present when a long list value was cut (an appellation's grape rules over 50 items, strongest roles first): the length of the whole list. The profile's relations_more.grape_rules links to it. */
+                                            value_total?: number;
                                         };
                                     };
                                     pairing_available: boolean;
@@ -393,7 +395,7 @@ export interface paths {
                                             entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                         } | null;
                                     };
-                                    /** @description The relation lists cut at 50 items (children, grapes, geographies, appellations): for each, the total, how many are shown, and the /v1/entities query that lists them all. Empty when no list is cut. */
+                                    /** @description The relation lists cut at 50 items (children, grapes, geographies, appellations; grape_rules for the grapes fact of an appellation whose rules name more than 50 varieties, cut strongest roles first): for each, the total, how many are shown, and the /v1/entities query that lists them all. Empty when no list is cut. */
                                     relations_more?: {
                                         [key: string]: {
                                             /** @description The /v1/entities query (cursor-paged) that lists the whole relation. */
@@ -491,6 +493,8 @@ export interface paths {
                                                 source_url: string;
                                             };
                                             value: unknown;
+                                            /** @description Present when a long list value was cut (an appellation's grape rules over 50 items, strongest roles first): the length of the whole list. The profile's relations_more.grape_rules links to it. */
+                                            value_total?: number;
                                         };
                                     };
                                     pairing_available: boolean;
@@ -550,7 +554,7 @@ export interface paths {
                                             entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                         } | null;
                                     };
-                                    /** @description The relation lists cut at 50 items (children, grapes, geographies, appellations): for each, the total, how many are shown, and the /v1/entities query that lists them all. Empty when no list is cut. */
+                                    /** @description The relation lists cut at 50 items (children, grapes, geographies, appellations; grape_rules for the grapes fact of an appellation whose rules name more than 50 varieties, cut strongest roles first): for each, the total, how many are shown, and the /v1/entities query that lists them all. Empty when no list is cut. */
                                     relations_more?: {
                                         [key: string]: {
                                             /** @description The /v1/entities query (cursor-paged) that lists the whole relation. */
@@ -1059,6 +1063,8 @@ export interface paths {
                                                 source_url: string;
                                             };
                                             value: unknown;
+                                            /** @description Present when a long list value was cut (an appellation's grape rules over 50 items, strongest roles first): the length of the whole list. The profile's relations_more.grape_rules links to it. */
+                                            value_total?: number;
                                         };
                                     };
                                     pairing_available: boolean;
@@ -1118,7 +1124,7 @@ export interface paths {
                                             entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                         } | null;
                                     };
-                                    /** @description The relation lists cut at 50 items (children, grapes, geographies, appellations): for each, the total, how many are shown, and the /v1/entities query that lists them all. Empty when no list is cut. */
+                                    /** @description The relation lists cut at 50 items (children, grapes, geographies, appellations; grape_rules for the grapes fact of an appellation whose rules name more than 50 varieties, cut strongest roles first): for each, the total, how many are shown, and the /v1/entities query that lists them all. Empty when no list is cut. */
                                     relations_more?: {
                                         [key: string]: {
                                             /** @description The /v1/entities query (cursor-paged) that lists the whole relation. */
@@ -1216,6 +1222,8 @@ export interface paths {
                                                 source_url: string;
                                             };
                                             value: unknown;
+                                            /** @description Present when a long list value was cut (an appellation's grape rules over 50 items, strongest roles first): the length of the whole list. The profile's relations_more.grape_rules links to it. */
+                                            value_total?: number;
                                         };
                                     };
                                     pairing_available: boolean;
@@ -1275,7 +1283,7 @@ export interface paths {
                                             entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                         } | null;
                                     };
-                                    /** @description The relation lists cut at 50 items (children, grapes, geographies, appellations): for each, the total, how many are shown, and the /v1/entities query that lists them all. Empty when no list is cut. */
+                                    /** @description The relation lists cut at 50 items (children, grapes, geographies, appellations; grape_rules for the grapes fact of an appellation whose rules name more than 50 varieties, cut strongest roles first): for each, the total, how many are shown, and the /v1/entities query that lists them all. Empty when no list is cut. */
                                     relations_more?: {
                                         [key: string]: {
                                             /** @description The /v1/entities query (cursor-paged) that lists the whole relation. */
@@ -1933,6 +1941,8 @@ export interface paths {
                                             source_url: string;
                                         };
                                         value: unknown;
+                                        /** @description Present when a long list value was cut (an appellation's grape rules over 50 items, strongest roles first): the length of the whole list. The profile's relations_more.grape_rules links to it. */
+                                        value_total?: number;
                                     };
                                 };
                                 pairing_available: boolean;
@@ -1992,7 +2002,7 @@ export interface paths {
                                         entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                     } | null;
                                 };
-                                /** @description The relation lists cut at 50 items (children, grapes, geographies, appellations): for each, the total, how many are shown, and the /v1/entities query that lists them all. Empty when no list is cut. */
+                                /** @description The relation lists cut at 50 items (children, grapes, geographies, appellations; grape_rules for the grapes fact of an appellation whose rules name more than 50 varieties, cut strongest roles first): for each, the total, how many are shown, and the /v1/entities query that lists them all. Empty when no list is cut. */
                                 relations_more?: {
                                     [key: string]: {
                                         /** @description The /v1/entities query (cursor-paged) that lists the whole relation. */
@@ -2393,6 +2403,8 @@ export interface paths {
                                             source_url: string;
                                         };
                                         value: unknown;
+                                        /** @description Present when a long list value was cut (an appellation's grape rules over 50 items, strongest roles first): the length of the whole list. The profile's relations_more.grape_rules links to it. */
+                                        value_total?: number;
                                     };
                                 };
                                 pairing_available: boolean;
@@ -2452,7 +2464,7 @@ export interface paths {
                                         entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                     } | null;
                                 };
-                                /** @description The relation lists cut at 50 items (children, grapes, geographies, appellations): for each, the total, how many are shown, and the /v1/entities query that lists them all. Empty when no list is cut. */
+                                /** @description The relation lists cut at 50 items (children, grapes, geographies, appellations; grape_rules for the grapes fact of an appellation whose rules name more than 50 varieties, cut strongest roles first): for each, the total, how many are shown, and the /v1/entities query that lists them all. Empty when no list is cut. */
                                 relations_more?: {
                                     [key: string]: {
                                         /** @description The /v1/entities query (cursor-paged) that lists the whole relation. */
@@ -4605,6 +4617,8 @@ export interface paths {
                                             source_url: string;
                                         };
                                         value: unknown;
+                                        /** @description Present when a long list value was cut (an appellation's grape rules over 50 items, strongest roles first): the length of the whole list. The profile's relations_more.grape_rules links to it. */
+                                        value_total?: number;
                                     };
                                 };
                                 pairing_available: boolean;
@@ -4664,7 +4678,7 @@ export interface paths {
                                         entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                     } | null;
                                 };
-                                /** @description The relation lists cut at 50 items (children, grapes, geographies, appellations): for each, the total, how many are shown, and the /v1/entities query that lists them all. Empty when no list is cut. */
+                                /** @description The relation lists cut at 50 items (children, grapes, geographies, appellations; grape_rules for the grapes fact of an appellation whose rules name more than 50 varieties, cut strongest roles first): for each, the total, how many are shown, and the /v1/entities query that lists them all. Empty when no list is cut. */
                                 relations_more?: {
                                     [key: string]: {
                                         /** @description The /v1/entities query (cursor-paged) that lists the whole relation. */
@@ -5094,6 +5108,8 @@ export interface paths {
                                             source_url: string;
                                         };
                                         value: unknown;
+                                        /** @description Present when a long list value was cut (an appellation's grape rules over 50 items, strongest roles first): the length of the whole list. The profile's relations_more.grape_rules links to it. */
+                                        value_total?: number;
                                     };
                                 };
                                 pairing_available: boolean;
@@ -5153,7 +5169,7 @@ export interface paths {
                                         entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                     } | null;
                                 };
-                                /** @description The relation lists cut at 50 items (children, grapes, geographies, appellations): for each, the total, how many are shown, and the /v1/entities query that lists them all. Empty when no list is cut. */
+                                /** @description The relation lists cut at 50 items (children, grapes, geographies, appellations; grape_rules for the grapes fact of an appellation whose rules name more than 50 varieties, cut strongest roles first): for each, the total, how many are shown, and the /v1/entities query that lists them all. Empty when no list is cut. */
                                 relations_more?: {
                                     [key: string]: {
                                         /** @description The /v1/entities query (cursor-paged) that lists the whole relation. */
