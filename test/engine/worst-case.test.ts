@@ -64,8 +64,9 @@ describe('parse: runs of numbers and repeated words', () => {
     const walk = 'ට ය ව ක ව ස ල න ය ල ජ ර ස ප ත ය ව ල ජ ප ඤ ය ල ට න ග ර ම න ග ර ජ ප ර ම ක ය ක ර න ක ක ය ව න ඩ න ඩ ඩ ම ය න ග ව ක ව ක ර න ඩ න ට ව ක ව ක ක ව ක ස ය ව ව ක ර ල ක ව ස ර ස ර ම ස ත ග ව ක ට ව ල ඩ න ස ව ස ය ක ස ත ';
     const { body, lookups } = parse(walk);
     assert.ok(lookups <= 16, `${lookups} look-ups`);
-    // the first spaced-out name is still read (a second one further on is past the bound)
-    assert.deepEqual(body.mentions.map((m: any) => m.text), ['ය ව ක ව ස ල']);
+    // Sinhala vowel signs are letters of the word since issue 32 (src/engine/normalize.ts): a name no
+    // longer folds into the bare consonants spaced out here, so none of the walk is read as a name
+    assert.deepEqual(body.mentions, []);
   });
 
   test('name words chained by a stop word ("best de dark de irish de …"): a span with a stop word is looked up only if its outer words share a name (some 210 look-ups before)', () => {
