@@ -20,10 +20,10 @@ const declared = new Map(ambiguities.map((a) => [a.term, a.entities]));
 describe('Korean and Chinese place names: data', () => {
   test('a count per language (Korean, simplified and traditional Chinese)', () => {
     const count = (re: RegExp) => added.filter((a) => re.test(a.lang)).length;
-    assert.equal(count(/^ko$/), 37);
-    assert.equal(count(/^zh-Hans$/), 22);
+    assert.equal(count(/^ko$/), 78);
+    assert.equal(count(/^zh-Hans$/), 24);
     assert.equal(count(/^zh-Hant$/), 4);
-    assert.equal(added.length, 63);
+    assert.equal(added.length, 106);
   });
 
   test('every alias is Korean or Chinese script, tagged ko / zh-Hans / zh-Hant, cites a source of this file and a locator', () => {
@@ -72,6 +72,12 @@ describe('Korean and Chinese place names: the resolver', () => {
     assert.deepEqual(resolve('霍克斯湾产区').keys[0], 'geo/hawke-s-bay');
     assert.deepEqual(resolve('바로사밸리').keys[0], 'geo/barossa-valley');
     assert.deepEqual(resolve('남호주 지방').keys[0], 'geo/south-australia');
+  });
+
+  test('호주, the everyday Korean name of Australia, and the Rhône crus in Sopexa Korea\'s spelling resolve', () => {
+    assert.deepEqual(resolve('호주'), { state: 'resolved', keys: ['geo/australia'] });
+    assert.equal(resolve('샤또뇌프 뒤 빠쁘').keys[0], 'geo/chateauneuf-du-pape');
+    assert.equal(resolve('샤토네프 뒤 파프').keys[0], 'geo/chateauneuf-du-pape');
   });
 
   test('본 (Beaune, also an everyday Korean word) was not added and does not resolve to Beaune', () => {
