@@ -28,6 +28,9 @@ export interface ListParams { type?: string; domain?: string; country?: string; 
 export const DEFAULT_LIMIT = 10;
 export const LIST_DEFAULT_LIMIT = 25;
 export const LIST_MAX_LIMIT = 100;
+/** Aliases shown by explain (the entity endpoint shows all), and grape rules shown by explain (issue 33: bodies under 32 KB). */
+export const EXPLAIN_ALIAS_CAP = 25;
+export const EXPLAIN_RULE_CAP = 25;
 /** Relation lists of a compare side are cut at this length (the whole lists are one /v1/entities query away). */
 export const COMPARE_RELATION_CAP = 5;
 /** Items listed per part of a comparison's contrasts (totals are given). */
@@ -504,10 +507,10 @@ export class Engine {
   }
 
   /** The sourced profile of one entity. Relations carry the ids a client needs for a follow-up call. */
-  profile(e: Entity, want: AppliedScope | null = null, relationCap = RELATION_CAP) {
+  profile(e: Entity, want: AppliedScope | null = null, relationCap = RELATION_CAP, aliasCap = Number.POSITIVE_INFINITY, ruleCap = relationCap) {
     const facts: Record<string, unknown> = {};
     for (const [k, f] of Object.entries(e.facts)) facts[k] = this.factOut(f);
-    if (e.grapeRules.length) facts.grapes = this.grapeRulesOut(e, want, relationCap);
+    if (e.grapeRules.length) facts.grapes = this.grapeRulesOut(e, want, ruleCap);
     const parentKey = e.facts.parent?.value;
     const parent = typeof parentKey === 'string' ? this.kb.byKey.get(parentKey) : undefined;
     const ancestors: Entity[] = [];
@@ -520,6 +523,8 @@ export class Engine {
     // long relation lists are cut: the first RELATION_CAP, the total, and the query that pages through all
     const more: Record<string, { total: number; shown: number; list: string }> = {};
     const rules = facts.grapes as { value: unknown[]; value_total?: number } | undefined;
+    // explain lists the first aliases (names in hundreds of CLDR locales make some lists long); /v1/entities/{id} gives them all
+    if (e.aliases.length > aliasCap) more.aliases = { total: e.aliases.length, shown: aliasCap, list: `/v1/entities/${e.id}` };
     if (rules?.value_total !== undefined) more.grape_rules = { total: rules.value_total, shown: rules.value.length, list: `/v1/entities?appellation=${e.id}&type=grape` };
     const cap = <T>(name: string, list: T[], url: string): T[] => {
       if (list.length <= relationCap) return list;
@@ -539,7 +544,7 @@ export class Engine {
       entity_type: e.type,
       domain: e.domain,
       review_status: e.review,
-      aliases: e.aliases.map((a) => ({ name: a.name, language_code: a.lang, kind: a.kind, source_key: a.source, locator: a.locator })),
+      aliases: e.aliases.slice(0, aliasCap).map((a) => ({ name: a.name, language_code: a.lang, kind: a.kind, source_key: a.source, locator: a.locator })),
       facts,
       relations: {
         parent: parent ? entityRef(parent) : null,
@@ -638,7 +643,7 @@ export class Engine {
         applied_scope: want ? this.appliedScopeOut(want, e.grapeRules.flatMap((set) => set.grapes.map((g) => this.scopeMatch(g.scope ?? set.scope ?? null, want)))) : null,
         resolution: this.resolutionObject(e, c),
         alternatives: r.state === 'ambiguous' ? r.candidates.slice(1).map((x) => matchOf(this.kb, x)) : [],
-        profile: this.profile(e, want),
+        profile: this.profile(e, want, RELATION_CAP, EXPLAIN_ALIAS_CAP, EXPLAIN_RULE_CAP),
         reference_expressions: e.sensory.map((s) => this.expressionOut(s, e)),
         sensory_boundary: e.sensory.length === 0 ? { reason: 'no_sourced_sensory_evidence', message: SENSORY_BOUNDARY } : null,
       },

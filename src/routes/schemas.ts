@@ -222,7 +222,7 @@ export const Profile = Type.Object(
     }),
     relations_more: Type.Optional(
       Type.Record(Type.String(), Type.Object({ total: Type.Integer({ minimum: 0 }), shown: Type.Integer({ minimum: 0 }), list: Type.String({ description: 'The /v1/entities query (cursor-paged) that lists the whole relation.' }) }), {
-        description: 'The relation lists cut at 50 items (children, grapes, geographies, appellations; grape_rules for the grapes fact of an appellation whose rules name more than 50 varieties, cut strongest roles first): for each, the total, how many are shown, and the /v1/entities query that lists them all. Empty when no list is cut.',
+        description: 'The relation lists cut at 50 items (children, grapes, geographies, appellations; grape_rules for the grapes fact of an appellation whose rules name more varieties than shown, cut strongest roles first: 50 on the entity endpoint, 25 on explain; aliases on explain, which shows the first 25 while /v1/entities/{id} gives them all): for each, the total, how many are shown, and the /v1/entities query that lists them all. Empty when no list is cut.',
       }),
     ),
     sensory_available: Type.Boolean(),

@@ -395,7 +395,7 @@ export interface paths {
                                             entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                         } | null;
                                     };
-                                    /** @description The relation lists cut at 50 items (children, grapes, geographies, appellations; grape_rules for the grapes fact of an appellation whose rules name more than 50 varieties, cut strongest roles first): for each, the total, how many are shown, and the /v1/entities query that lists them all. Empty when no list is cut. */
+                                    /** @description The relation lists cut at 50 items (children, grapes, geographies, appellations; grape_rules for the grapes fact of an appellation whose rules name more varieties than shown, cut strongest roles first: 50 on the entity endpoint, 25 on explain; aliases on explain, which shows the first 25 while /v1/entities/{id} gives them all): for each, the total, how many are shown, and the /v1/entities query that lists them all. Empty when no list is cut. */
                                     relations_more?: {
                                         [key: string]: {
                                             /** @description The /v1/entities query (cursor-paged) that lists the whole relation. */
@@ -554,7 +554,7 @@ export interface paths {
                                             entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                         } | null;
                                     };
-                                    /** @description The relation lists cut at 50 items (children, grapes, geographies, appellations; grape_rules for the grapes fact of an appellation whose rules name more than 50 varieties, cut strongest roles first): for each, the total, how many are shown, and the /v1/entities query that lists them all. Empty when no list is cut. */
+                                    /** @description The relation lists cut at 50 items (children, grapes, geographies, appellations; grape_rules for the grapes fact of an appellation whose rules name more varieties than shown, cut strongest roles first: 50 on the entity endpoint, 25 on explain; aliases on explain, which shows the first 25 while /v1/entities/{id} gives them all): for each, the total, how many are shown, and the /v1/entities query that lists them all. Empty when no list is cut. */
                                     relations_more?: {
                                         [key: string]: {
                                             /** @description The /v1/entities query (cursor-paged) that lists the whole relation. */
@@ -1124,7 +1124,7 @@ export interface paths {
                                             entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                         } | null;
                                     };
-                                    /** @description The relation lists cut at 50 items (children, grapes, geographies, appellations; grape_rules for the grapes fact of an appellation whose rules name more than 50 varieties, cut strongest roles first): for each, the total, how many are shown, and the /v1/entities query that lists them all. Empty when no list is cut. */
+                                    /** @description The relation lists cut at 50 items (children, grapes, geographies, appellations; grape_rules for the grapes fact of an appellation whose rules name more varieties than shown, cut strongest roles first: 50 on the entity endpoint, 25 on explain; aliases on explain, which shows the first 25 while /v1/entities/{id} gives them all): for each, the total, how many are shown, and the /v1/entities query that lists them all. Empty when no list is cut. */
                                     relations_more?: {
                                         [key: string]: {
                                             /** @description The /v1/entities query (cursor-paged) that lists the whole relation. */
@@ -1283,7 +1283,7 @@ export interface paths {
                                             entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                         } | null;
                                     };
-                                    /** @description The relation lists cut at 50 items (children, grapes, geographies, appellations; grape_rules for the grapes fact of an appellation whose rules name more than 50 varieties, cut strongest roles first): for each, the total, how many are shown, and the /v1/entities query that lists them all. Empty when no list is cut. */
+                                    /** @description The relation lists cut at 50 items (children, grapes, geographies, appellations; grape_rules for the grapes fact of an appellation whose rules name more varieties than shown, cut strongest roles first: 50 on the entity endpoint, 25 on explain; aliases on explain, which shows the first 25 while /v1/entities/{id} gives them all): for each, the total, how many are shown, and the /v1/entities query that lists them all. Empty when no list is cut. */
                                     relations_more?: {
                                         [key: string]: {
                                             /** @description The /v1/entities query (cursor-paged) that lists the whole relation. */
@@ -2002,7 +2002,7 @@ export interface paths {
                                         entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                     } | null;
                                 };
-                                /** @description The relation lists cut at 50 items (children, grapes, geographies, appellations; grape_rules for the grapes fact of an appellation whose rules name more than 50 varieties, cut strongest roles first): for each, the total, how many are shown, and the /v1/entities query that lists them all. Empty when no list is cut. */
+                                /** @description The relation lists cut at 50 items (children, grapes, geographies, appellations; grape_rules for the grapes fact of an appellation whose rules name more varieties than shown, cut strongest roles first: 50 on the entity endpoint, 25 on explain; aliases on explain, which shows the first 25 while /v1/entities/{id} gives them all): for each, the total, how many are shown, and the /v1/entities query that lists them all. Empty when no list is cut. */
                                 relations_more?: {
                                     [key: string]: {
                                         /** @description The /v1/entities query (cursor-paged) that lists the whole relation. */
@@ -2464,7 +2464,7 @@ export interface paths {
                                         entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                     } | null;
                                 };
-                                /** @description The relation lists cut at 50 items (children, grapes, geographies, appellations; grape_rules for the grapes fact of an appellation whose rules name more than 50 varieties, cut strongest roles first): for each, the total, how many are shown, and the /v1/entities query that lists them all. Empty when no list is cut. */
+                                /** @description The relation lists cut at 50 items (children, grapes, geographies, appellations; grape_rules for the grapes fact of an appellation whose rules name more varieties than shown, cut strongest roles first: 50 on the entity endpoint, 25 on explain; aliases on explain, which shows the first 25 while /v1/entities/{id} gives them all): for each, the total, how many are shown, and the /v1/entities query that lists them all. Empty when no list is cut. */
                                 relations_more?: {
                                     [key: string]: {
                                         /** @description The /v1/entities query (cursor-paged) that lists the whole relation. */
@@ -4678,7 +4678,7 @@ export interface paths {
                                         entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                     } | null;
                                 };
-                                /** @description The relation lists cut at 50 items (children, grapes, geographies, appellations; grape_rules for the grapes fact of an appellation whose rules name more than 50 varieties, cut strongest roles first): for each, the total, how many are shown, and the /v1/entities query that lists them all. Empty when no list is cut. */
+                                /** @description The relation lists cut at 50 items (children, grapes, geographies, appellations; grape_rules for the grapes fact of an appellation whose rules name more varieties than shown, cut strongest roles first: 50 on the entity endpoint, 25 on explain; aliases on explain, which shows the first 25 while /v1/entities/{id} gives them all): for each, the total, how many are shown, and the /v1/entities query that lists them all. Empty when no list is cut. */
                                 relations_more?: {
                                     [key: string]: {
                                         /** @description The /v1/entities query (cursor-paged) that lists the whole relation. */
@@ -4995,7 +4995,7 @@ export interface paths {
         };
         /**
          * Structured, sourced profile of the best resolved entity
-         * @description Resolves q and returns the profile of the best match: every fact with its provenance (source and locator), aliases with language codes, navigable relations (parent, ancestors, children, grapes, geographies) with ids for follow-up calls, and sensory reference expressions where sourced. When the term is ambiguous the other candidates are listed in `alternatives`. A colour word beside an appellation name ("Sancerre rouge") keeps only the grape rules for that colour (or without a colour) in `profile.facts.grapes`; `applied_scope` says so. A grape is listed once per rule: the colours of the rules that name it are joined in its `scope` ("red; rosé"). 404 ENTITY_NOT_RESOLVED when nothing matches (not counted). An entity_id (or a permanent key such as grape/syrah) is accepted too: that entity is then resolved directly, with state "resolved", matched_on "entity_id" and score 100.
+         * @description Resolves q and returns the profile of the best match: every fact with its provenance (source and locator), aliases with language codes, navigable relations (parent, ancestors, children, grapes, geographies) with ids for follow-up calls, and sensory reference expressions where sourced. When the term is ambiguous the other candidates are listed in `alternatives`. A colour word beside an appellation name ("Sancerre rouge") keeps only the grape rules for that colour (or without a colour) in `profile.facts.grapes`; `applied_scope` says so. A grape is listed once per rule: the colours of the rules that name it are joined in its `scope` ("red; rosé"). To keep bodies small, explain shows the first 25 aliases and 25 grape rules (strongest roles first) and cuts relation lists at 50; `profile.relations_more` gives each total and the query (/v1/entities/{id}, or a filtered /v1/entities) that lists the whole. 404 ENTITY_NOT_RESOLVED when nothing matches (not counted). An entity_id (or a permanent key such as grape/syrah) is accepted too: that entity is then resolved directly, with state "resolved", matched_on "entity_id" and score 100.
          */
         get: {
             parameters: {
@@ -5169,7 +5169,7 @@ export interface paths {
                                         entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                     } | null;
                                 };
-                                /** @description The relation lists cut at 50 items (children, grapes, geographies, appellations; grape_rules for the grapes fact of an appellation whose rules name more than 50 varieties, cut strongest roles first): for each, the total, how many are shown, and the /v1/entities query that lists them all. Empty when no list is cut. */
+                                /** @description The relation lists cut at 50 items (children, grapes, geographies, appellations; grape_rules for the grapes fact of an appellation whose rules name more varieties than shown, cut strongest roles first: 50 on the entity endpoint, 25 on explain; aliases on explain, which shows the first 25 while /v1/entities/{id} gives them all): for each, the total, how many are shown, and the /v1/entities query that lists them all. Empty when no list is cut. */
                                 relations_more?: {
                                     [key: string]: {
                                         /** @description The /v1/entities query (cursor-paged) that lists the whole relation. */
