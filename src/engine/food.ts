@@ -6,6 +6,16 @@
 // left to right, never overlapping) that equal a name of the vocabulary, compared without case, accents
 // or punctuation; an English plural is tried as its singular and the other way round ("oysters",
 // "pizza" → "Pizzas"). A stop word alone ("with", "de") is never a food.
+//
+// Dishes as dishes (issue 33, item 4): a query of several words is read as one dish before its words
+// (`read`): its whole name, else a name with the same words in any order and number ("mushroom risotto" is
+// "Mushrooms risottos", "spaghetti carbonara" is "Spaghetti with carbonara"), else, when its last food is a
+// dish (an entry under Meals or Sandwiches, or a cooked food: see isDish), that dish made with the other
+// foods ("lamb tagine": a tagine with lamb). Evidence on the dish, or on a narrower entry, applies in full; evidence on the dish's parents
+// (up to two steps up, never a root such as Meals or Meats) applies at PARENT_WEIGHT and is marked "parent";
+// evidence about another version of the dish (asparagus risotto for a mushroom risotto) or about one of
+// its foods alone (a leg of lamb for a lamb tagine) does not apply. A query that names only a drink (an
+// entry under Alcoholic beverages: "barolo") is no food (`drinks`).
 import { damerau, exactForm, fold, STOP_WORDS } from './normalize.ts';
 import type { Entity, KnowledgeBase } from './kb/load.ts';
 import type { FoodVocabularyRecord, GuidanceItemRecord } from './kb/schema.ts';
@@ -18,8 +28,67 @@ export interface FoodTerm {
   nodes: number[];
 }
 
+/** How a query was read (`FoodVocabulary.read`). */
+export interface FoodReading {
+  /** whole: the query is one name (or the same words in another order); dish: a dish made with other foods; words: separate foods */
+  kind: 'whole' | 'dish' | 'words';
+  /** the foods found, as before (food.matched) */
+  terms: FoodTerm[];
+  /** the entries the evidence is looked for at or below */
+  nodes: number[];
+  /** for whole and dish: the dish's entries (evidence on their parents applies at PARENT_WEIGHT) */
+  dish: number[];
+  /** for dish: the other foods it is made with ("lamb" in "lamb tagine") */
+  with: FoodTerm[];
+  /** the query's words read one by one (for whole, the foods its words name): evidence must not name another food */
+  words: FoodTerm[];
+  /** drinks the query named ("barolo"): never a food */
+  drinks: FoodTerm[];
+}
+
+/** One guidance item that applies to a reading: about the dish itself, or about a parent of it. */
+export interface FoodMatch<E, I> {
+  entity: E;
+  item: I;
+  level: 'dish' | 'parent';
+  /** the vocabulary entry the item is about (for parent: the parent) */
+  about: number;
+  /** the share of the item's confidence that counts (1, or PARENT_WEIGHT) */
+  weight: number;
+  /** foodMatchOut's answer, kept on the match (a match about the item's own entry is built once) */
+  shape?: Record<string, unknown>;
+  out?: Record<string, unknown>;
+}
+
+/** Content words of a folded name, singular, in order: the key of names that differ only in order and number. */
+function bagKey(folded: string): string {
+  if (!folded.includes(' ') && !folded.includes('-')) return '';
+  const words: string[] = [];
+  for (const raw of folded.replace(/-/g, ' ').split(' ')) {
+    if (!raw || STOP_WORDS.has(raw) || BAG_FILLER.has(raw)) continue;
+    let w = raw;
+    if (w.length > 4 && w.endsWith('ies')) w = `${w.slice(0, -3)}y`;
+    else if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) w = w.slice(0, -1);
+    words.push(w);
+  }
+  return words.length >= 2 && words.length <= 5 ? words.sort().join(' ') : '';
+}
+
 const MAX_WORDS = 6;
 const SUGGESTION_LIMIT = 5;
+/** Evidence on a dish's parent counts this much of its confidence (issue 33, item 4). */
+export const PARENT_WEIGHT = 0.5;
+/** How far above a dish its parents' evidence is looked for. */
+const PARENT_STEPS = 2;
+/** The entries whose descendants are dishes, and the one whose descendants are drinks (vocabulary ids). */
+const DISH_ROOTS = ['cat:en:meals', 'cat:en:sandwiches'];
+const DRINK_ROOT = 'cat:en:alcoholic beverages';
+/** The id prefix of the categories taxonomy's cooked foods ("Cooked chicken", "Cooked salmons"). */
+const COOKED = 'cat:en:cooked ';
+/** Words a dish name may add that say nothing of the food ("Spaghetti with carbonara", "Carbonara-style pasta"). */
+const BAG_FILLER = new Set(['with', 'style', 'avec', 'mit', 'con', 'com', 'alla', 'al', 'a']);
+/** Words that join two foods in a query: "fish and chips" may be a dish, "cheese and oysters" is two foods. */
+const JOINERS = /\s(?:and|or|&|et|und|y|e|o|ou|oder)\s|[,;+/]/i;
 
 const key = (s: string) => fold(exactForm(s));
 
@@ -80,6 +149,12 @@ export class FoodVocabulary {
   /** Edit distances computed by suggest so far: tests and benchmarks read the difference around a call (issue 31, item 7). */
   distancesComputed = 0;
   private readonly ancestorMemo = new Map<number, Set<number>>();
+  /** bagKey → entries (names of 2 to 5 content words) */
+  private readonly byBag = new Map<string, number[]>();
+  private readonly dishRoots: number[];
+  private readonly dishMemo = new Map<number, boolean>();
+  private readonly parentMemo = new Map<string, Map<number, number>>();
+  private readonly drinkRoot: number | undefined;
 
   constructor(readonly record: FoodVocabularyRecord) {
     const nodes = record.nodes;
@@ -109,9 +184,17 @@ export class FoodVocabulary {
               else this.byInitial.set(bucket, [k]);
             }
           } else if (!at.includes(i)) at.push(i);
+          const bag = bagKey(k);
+          if (bag) {
+            const b = this.byBag.get(bag);
+            if (!b) this.byBag.set(bag, [i]);
+            else if (!b.includes(i)) b.push(i);
+          }
         }
       }
     });
+    this.dishRoots = DISH_ROOTS.map((id) => index.get(id)).filter((i): i is number => i !== undefined);
+    this.drinkRoot = index.get(DRINK_ROOT);
     for (const [bucket, list] of this.byInitial) {
       this.letterSets.set(bucket, Int32Array.from(list, letterSet));
       const counts = new Uint8Array(LETTER_CLASSES * list.length);
@@ -150,8 +233,33 @@ export class FoodVocabulary {
     const names = englishOnly ? this.byEnglishName : this.byName;
     const folded = key(q);
     if (!folded) return [];
-    const whole = this.lookup(folded, names);
+    const whole = this.lookup(folded, names) ?? this.bagLookup(folded);
     if (whole) return [{ text: q.trim(), nodes: whole }];
+    return this.scan(folded, names);
+  }
+
+  /** Entries named by the same content words in another order or number ("mushroom risotto" → "Mushrooms risottos"). */
+  private bagLookup(folded: string): number[] | undefined {
+    const bag = bagKey(folded);
+    const hit = bag ? this.byBag.get(bag) : undefined;
+    if (!hit || hit.length < 2) return hit;
+    const narrow = hit.filter((n) => !hit.some((m) => m !== n && this.ancestorsOrSelf(m).has(n)));
+    return narrow.length ? narrow : hit;
+  }
+
+  /** The foods the words of a whole name name one by one ("mushroom", "risotto" in "mushroom risotto"). */
+  private scanWords(folded: string): FoodTerm[] {
+    const out: FoodTerm[] = [];
+    for (const w of folded.split(' ')) {
+      if (w.length < 3 || STOP_WORDS.has(w)) continue;
+      const hit = this.lookup(w);
+      if (hit) out.push({ text: w, nodes: hit });
+    }
+    return out;
+  }
+
+  /** The longest runs of words that name a food, left to right. */
+  private scan(folded: string, names: Map<string, number[]>): FoodTerm[] {
     const words = folded.split(' ');
     const out: FoodTerm[] = [];
     for (let i = 0; i < words.length; ) {
@@ -170,6 +278,82 @@ export class FoodVocabulary {
       if (!found) i++;
     }
     return out;
+  }
+
+  /**
+   * A prepared dish: an entry under Meals or Sandwiches (not those roots), or under one of the taxonomy's
+   * "Cooked …" categories (roast chicken is under Cooked chicken, grilled salmon under Cooked salmons).
+   * A product of its own such as smoked salmon (under Salmons and Smoked fishes) is no dish: salmon items
+   * are not about it.
+   */
+  isDish(i: number): boolean {
+    if (this.dishRoots.includes(i)) return false;
+    let memo = this.dishMemo.get(i);
+    if (memo === undefined) {
+      const up = this.ancestorsOrSelf(i);
+      memo = this.dishRoots.some((r) => up.has(r)) || [...up].some((a) => this.ids[a]!.startsWith(COOKED));
+      this.dishMemo.set(i, memo);
+    }
+    return memo;
+  }
+
+  /** A drink: an entry at or under Alcoholic beverages ("Barolo", "Wines from Italy"). */
+  isDrink(i: number): boolean {
+    return this.drinkRoot !== undefined && this.ancestorsOrSelf(i).has(this.drinkRoot);
+  }
+
+  /** The parents of a dish whose evidence applies to it: up to PARENT_STEPS above, never a root (Meals, Meats). */
+  dishParents(nodes: number[]): Map<number, number> {
+    const memoKey = nodes.join(' ');
+    const known = this.parentMemo.get(memoKey);
+    if (known) return known;
+    const out = new Map<number, number>();
+    if (this.parentMemo.size < 10_000) this.parentMemo.set(memoKey, out);
+    const below = new Set<number>();
+    for (const n of nodes) for (const a of this.ancestorsOrSelf(n)) if (nodes.includes(a)) below.add(a);
+    let level = nodes;
+    for (let step = 0; step < PARENT_STEPS; step++) {
+      const next: number[] = [];
+      for (const n of level) {
+        for (const p of this.parents[n]!) {
+          if (below.has(p) || out.has(p) || this.parents[p]!.length === 0 || this.dishRoots.includes(p)) continue;
+          out.set(p, n);
+          next.push(p);
+        }
+      }
+      level = next;
+    }
+    return out;
+  }
+
+  /**
+   * How a query is read: one dish before its words (the header). Drinks are set apart; a query that names
+   * only drinks has no terms.
+   */
+  read(q: string): FoodReading {
+    const folded = key(q);
+    const empty: FoodReading = { kind: 'words', terms: [], nodes: [], dish: [], with: [], words: [], drinks: [] };
+    if (!folded) return empty;
+    const whole = this.lookup(folded) ?? this.bagLookup(folded);
+    if (whole) {
+      if (whole.every((n) => this.isDrink(n))) return { ...empty, drinks: [{ text: q.trim(), nodes: whole }] };
+      const term = { text: q.trim(), nodes: whole };
+      // a dish: its parents' evidence applies (the foods its words name bound that evidence)
+      const dish = whole.filter((n) => this.isDish(n));
+      const words = dish.length && folded.includes(' ') ? this.scanWords(folded) : [term];
+      return { kind: 'whole', terms: [term], nodes: whole, dish, with: [], words, drinks: [] };
+    }
+    const scanned = this.scan(folded, this.byName);
+    const drinks = scanned.filter((t) => t.nodes.every((n) => this.isDrink(n)));
+    const words = scanned.filter((t) => !drinks.includes(t));
+    const last = words[words.length - 1];
+    const head = last ? last.nodes.filter((n) => this.isDish(n)) : [];
+    if (words.length >= 2 && head.length && !JOINERS.test(` ${folded} `)) {
+      const others = words.slice(0, -1);
+      return { kind: 'dish', terms: words, nodes: head, dish: head, with: others, words, drinks };
+    }
+    const nodes = [...new Set(words.flatMap((t) => t.nodes))];
+    return { kind: 'words', terms: words, nodes, dish: [], with: [], words, drinks };
   }
 
   /** The entry and every entry above it in the hierarchy. */
@@ -258,6 +442,14 @@ export interface PlacedItem<E, I> {
   nodes: number[];
   /** which field placed it: the food, the dish, or only the broad category (a last resort) */
   via: 'food_item' | 'dish' | 'food_category' | null;
+  /** every food the placing field names (the placed one among them): "asparagus risotto" names asparagus too */
+  foods: number[][];
+  /** every food the food_item and dish name, "with" parts included ("risotto with boletus mushrooms" names mushrooms) */
+  mentions: number[][];
+  /** the placing field's words that name no food ("fried" in "fried chicken"): a preparation of its own */
+  rest: string[];
+  /** the item as a match about its own entry, in full (built once: most answers are made of these) */
+  match: FoodMatch<E, I>;
 }
 
 /**
@@ -269,11 +461,15 @@ export interface PlacedItem<E, I> {
 export class FoodEvidence<E, I extends { food_item: string; dish: string | null; food_category: string }> {
   readonly placed: PlacedItem<E, I>[] = [];
   private readonly below = new Map<number, number[]>();
+  /** entry → the items placed on it (not below) */
+  private readonly on = new Map<number, number[]>();
 
   constructor(readonly vocabulary: FoodVocabulary, entries: { entity: E; item: I }[]) {
     for (const { entity, item } of entries) {
       let nodes: number[] = [];
       let via: PlacedItem<E, I>['via'] = null;
+      let foods: number[][] = [];
+      let rest: string[] = [];
       for (const field of ['food_item', 'dish', 'food_category'] as const) {
         const v = item[field];
         if (!v) continue;
@@ -289,11 +485,26 @@ export class FoodEvidence<E, I extends { food_item: string; dish: string | null;
           for (const t of terms) if (t.text.split(' ').length >= head.text.split(' ').length) head = t;
           nodes = head.nodes;
           via = field;
+          foods = terms.map((t) => t.nodes);
+          const covered = new Set(terms.flatMap((t) => key(t.text).split(' ')));
+          rest = key(text).replace(/-/g, ' ').split(' ').filter((w) => w && !covered.has(w) && !STOP_WORDS.has(w) && !BAG_FILLER.has(w));
           break;
         }
       }
       const at = this.placed.length;
-      this.placed.push({ entity, item, nodes, via });
+      // what the item names in all: its placing foods, and the foods of a "with" part or of the other field
+      let mentions = foods;
+      const more = [item.food_item, item.dish].filter((v): v is string => !!v && (v !== item[via ?? 'food_item'] || /\swith\s/i.test(v)));
+      if (more.length) {
+        mentions = [...foods];
+        for (const v of more) for (const t of vocabulary.recognise(v.replace(/_/g, ' '), true)) mentions.push(t.nodes);
+      }
+      this.placed.push({ entity, item, nodes, via, foods, mentions, rest, match: { entity, item, level: 'dish', about: nodes[0] ?? -1, weight: 1 } });
+      for (const n of nodes) {
+        const list = this.on.get(n);
+        if (list) list.push(at);
+        else this.on.set(n, [at]);
+      }
       const reach = new Set<number>();
       for (const n of nodes) for (const a of vocabulary.ancestorsOrSelf(n)) reach.add(a);
       for (const a of reach) {
@@ -311,6 +522,55 @@ export class FoodEvidence<E, I extends { food_item: string; dish: string | null;
     return [...at].sort((a, b) => a - b).map((i) => this.placed[i]!);
   }
 
+  /**
+   * The items that apply to a reading, each marked with its level (the header of this file): for separate
+   * words, every item at or below one of them; for a dish, the items at or below it that name no other
+   * food (a "dish" reading also needs its other foods: a lamb tagine item names lamb or a narrower food;
+   * one that names none is about the tagine, a parent), then the items placed on its parents that name no
+   * food the query does not.
+   */
+  matches(reading: FoodReading): FoodMatch<E, I>[] {
+    if (!reading.dish.length) return this.itemsFor(reading.nodes).map((p) => p.match);
+    const v = this.vocabulary;
+    const near = (a: number, b: number) => v.ancestorsOrSelf(a).has(b) || v.ancestorsOrSelf(b).has(a);
+    // the foods the query names, its dish and the dish's parents: an item naming another food is about another dish
+    const parents = v.dishParents(reading.dish);
+    const allowed = [...reading.words.flatMap((t) => t.nodes), ...reading.dish, ...parents.keys()];
+    const fits = (p: PlacedItem<E, I>) => p.foods.every((f) => f.some((n) => allowed.some((a) => near(n, a))));
+    // each of these foods is named by the item, at or below it (its "with" part too)
+    const names = (p: PlacedItem<E, I>, t: FoodTerm) => p.mentions.some((f) => f.some((n) => t.nodes.some((m) => v.ancestorsOrSelf(n).has(m))));
+    // a parent's item whose words say another preparation ("fried chicken" for a roast chicken) is not about it
+    const queryWords = new Set(key(reading.terms.map((t) => t.text).join(' ')).replace(/-/g, ' ').split(' '));
+    const plain = (p: PlacedItem<E, I>) => p.rest.every((w) => queryWords.has(w));
+    // for a whole name, an item on a parent that names every food of the query is about the dish ("risotto
+    // with boletus mushrooms" for "mushroom risotto")
+    const whole = reading.kind === 'whole' && reading.words.length >= 2 ? reading.words : null;
+    const out: FoodMatch<E, I>[] = [];
+    const seen = new Set<PlacedItem<E, I>>();
+    for (const p of this.itemsFor(reading.dish)) {
+      if (!fits(p)) continue;
+      seen.add(p);
+      const full = reading.with.every((t) => names(p, t));
+      if (!full && !plain(p)) continue;
+      out.push(full ? p.match : { entity: p.entity, item: p.item, level: 'parent', about: reading.dish[0]!, weight: PARENT_WEIGHT });
+    }
+    for (const parent of parents.keys()) {
+      for (const i of this.on.get(parent) ?? []) {
+        const p = this.placed[i]!;
+        if (seen.has(p) || !fits(p)) continue;
+        if (whole && whole.every((t) => names(p, t))) {
+          seen.add(p);
+          out.push({ entity: p.entity, item: p.item, level: 'dish', about: reading.dish[0]!, weight: 1 });
+          continue;
+        }
+        if (!plain(p)) continue;
+        seen.add(p);
+        out.push({ entity: p.entity, item: p.item, level: 'parent', about: parent, weight: PARENT_WEIGHT });
+      }
+    }
+    return out;
+  }
+
   /** Items no field of which names an entry of the vocabulary. */
   unplaced(): PlacedItem<E, I>[] {
     return this.placed.filter((p) => p.nodes.length === 0);
@@ -321,4 +581,54 @@ export class FoodEvidence<E, I extends { food_item: string; dish: string | null;
 export function foodEvidenceOf(kb: KnowledgeBase): FoodEvidence<Entity, GuidanceItemRecord> {
   const entries = kb.entities.flatMap((entity) => (entity.pairing?.items ?? []).map((item) => ({ entity, item })));
   return new FoodEvidence(new FoodVocabulary(kb.foodVocabulary()), entries);
+}
+
+/** pair-food's `food` fields on how the query was read (issue 33, item 4; documented in src/routes/v1/pair-food.ts). */
+export function foodReadingOut(v: FoodVocabulary, r: FoodReading) {
+  const ref = (n: number) => ({ id: v.ids[n]!, name: v.label(n) });
+  return {
+    reading: r.kind,
+    dish: r.dish.length ? { entries: r.dish.map(ref), with: r.with.map((t) => t.text), parents: [...v.dishParents(r.dish).keys()].map(ref), parent_weight: PARENT_WEIGHT } : null,
+    ignored_drinks: r.drinks.map((t) => t.text),
+  };
+}
+
+/** The guidance items of pair-food with their match fields, built once per item, level and entry (shared, never mutated). */
+const matchShapes = new WeakMap<object, Map<number, Record<string, unknown>>>();
+
+/**
+ * A guidance item (`shape`: its /v1/pair form, shared) with the fields on why it applies: to the dish
+ * itself, or to a parent at a lower weight.
+ */
+export function foodMatchOut<E, I extends { confidence: number }>(v: FoodVocabulary, m: FoodMatch<E, I>, shape: Record<string, unknown>): Record<string, unknown> {
+  if (m.out && m.shape === shape) return m.out;
+  let byMatch = matchShapes.get(shape);
+  if (!byMatch) matchShapes.set(shape, (byMatch = new Map()));
+  const k = m.level === 'dish' ? m.about : -1 - m.about;
+  let out = byMatch.get(k);
+  if (!out) {
+    out = {
+      ...shape,
+      evidence_level: m.level,
+      evidence_about: { id: v.ids[m.about]!, name: v.label(m.about) },
+      applied_confidence: Math.round(m.item.confidence * m.weight * 100) / 100,
+    };
+    byMatch.set(k, out);
+  }
+  m.shape = shape;
+  m.out = out;
+  return out;
+}
+
+/** The 404 of pair-food for a query that names a drink, not a food ("barolo"): it points to /v1/pair. */
+export function drinkTypedAsFood(q: string, drinks: FoodTerm[]) {
+  const text = drinks.map((t) => t.text).join(', ');
+  return {
+    code: 'FOOD_NOT_RESOLVED' as const,
+    message: `"${text}" is a drink, not a food. For the foods to serve with it, ask /v1/pair?q=${encodeURIComponent(q.trim())}.`,
+    parameter: 'q',
+    suggestions: [] as string[],
+    drink: text,
+    see: `/v1/pair?q=${encodeURIComponent(q.trim())}`,
+  };
 }
