@@ -87,7 +87,7 @@ doc.supplements = [
     url: 'https://github.com/openfoodfacts/openfoodfacts-server/tree/main/taxonomies',
     retrieved_via: { url: `https://github.com/openfoodfacts/robotoff/blob/${sha}/${FILE}`, kind: 'copy', note: `Open Food Facts' own export of the taxonomy, kept in its robotoff repository; read at commit ${sha.slice(0, 8)} (${date})` },
     version: `robotoff ${sha.slice(0, 8)} (${date})`,
-    licence: 'AGPL-3.0-or-later (as the base; see data/food/LICENSE-openfoodfacts.txt)',
+    licence: 'AGPL-3.0 (the robotoff repository, its LICENCE file); the taxonomy itself is that of openfoodfacts-server, as the base: see data/food/LICENSE-openfoodfacts.txt',
     derived_by: 'tools/derive/food-dishes.mjs',
     scope: `every entry at or below ${ROOTS.join(' and ')} that the base vocabulary lacks (same English name): ${added} entries`,
   },
