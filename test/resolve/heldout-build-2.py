@@ -20,9 +20,7 @@ from collections import Counter
 RAW = '/tmp/heldout-raw2'
 BUILT = '2026-12-07'
 
-def E(*keys): return {'kind': 'entity', 'keys': list(keys)}
-def A(*keys): return {'kind': 'ambiguous', 'keys': list(keys)}
-NO = {'kind': 'no_entity'}
+from heldout_labels import E, A, NO, write_sets
 
 LOIRE = ('geo/vallee-de-la-loire', 'geo/loire-valley', 'geo/val-de-loire')
 RHONE = ('geo/vallee-du-rhone', 'geo/rhone-valley')
@@ -501,9 +499,4 @@ def fr_set():
             'built': BUILT, 'sources': src, 'queries': qs}
 
 if __name__ == '__main__':
-    out = sys.argv[1] if len(sys.argv) > 1 else 'test/resolve'
-    for name, s in (('heldout-ko.json', ko_set()), ('heldout-zh.json', zh_set()), ('heldout-fr-spirits.json', fr_set())):
-        with open(f'{out}/{name}', 'w', encoding='utf-8') as f:
-            json.dump(s, f, ensure_ascii=False, indent=1)
-            f.write('\n')
-        print(name, len(s['queries']), 'queries', sum(q['weight'] for q in s['queries']), 'weight')
+    write_sets(sys.argv[1] if len(sys.argv) > 1 else 'test/resolve', (('heldout-ko.json', ko_set()), ('heldout-zh.json', zh_set()), ('heldout-fr-spirits.json', fr_set())))

@@ -22,9 +22,7 @@ from collections import Counter
 RAW = '/tmp/heldout-raw-3'
 BUILT = '2026-12-07'
 
-def E(*keys): return {'kind': 'entity', 'keys': list(keys)}
-def A(*keys): return {'kind': 'ambiguous', 'keys': list(keys)}
-NO = {'kind': 'no_entity'}
+from heldout_labels import E, A, NO, write_sets
 OOS = {'kind': 'out_of_scope'}
 UNR = {'kind': 'unresolved'}
 
@@ -547,9 +545,4 @@ def es_set():
             'built': BUILT, 'sources': src, 'queries': qs}
 
 if __name__ == '__main__':
-    out = sys.argv[1] if len(sys.argv) > 1 else 'test/resolve'
-    for name, s in (('heldout-nl-beer.json', nl_set()), ('heldout-us-menus.json', us_set()), ('heldout-es.json', es_set())):
-        with open(f'{out}/{name}', 'w', encoding='utf-8') as f:
-            json.dump(s, f, ensure_ascii=False, indent=1)
-            f.write('\n')
-        print(name, len(s['queries']), 'queries', sum(q['weight'] for q in s['queries']), 'weight')
+    write_sets(sys.argv[1] if len(sys.argv) > 1 else 'test/resolve', (('heldout-nl-beer.json', nl_set()), ('heldout-us-menus.json', us_set()), ('heldout-es.json', es_set())))
