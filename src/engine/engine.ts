@@ -7,7 +7,7 @@ import { Resolver, RESOLVE_THRESHOLD, type Candidate, type EntityKind, type Reso
 import { entityClass } from './kb/entity-class.ts';
 import { LineParser, MENTION_PENALTY, type LineMention } from './parse.ts';
 import { ENTITY_KEY_PREFIX, ENTITY_TYPES, type Fact, type GuidanceItemRecord, type SensoryRecord } from './kb/schema.ts';
-import { foodEvidenceOf, type FoodEvidence } from './food.ts';
+import { drinkTypedAsFood, foodEvidenceOf, foodMatchOut, foodReadingOut, type FoodEvidence, type FoodMatch } from './food.ts';
 import { exactForm, fold } from './normalize.ts';
 import { matchScope, mayHaveColour, scopeOfTerms, type AppliedScope, type ColourWord, type ScopeMatch } from './scope.ts';
 
@@ -307,6 +307,8 @@ export class Engine {
    * matching items are grouped by publisher (independent sources); the score is the sum over publishers
    * of the highest confidence among that publisher's items (confidence already follows the source's
    * authority, one class lower for a copy); ties go to more publishers, then more items, then the name.
+   * A dish is read as one dish before its words, and an item on a parent of the dish counts at half its
+   * confidence, marked "parent" (food.ts: read, matches; issue 33, item 4).
    */
   pairFood(p: PairFoodParams): EngineResult {
     const f = this.typeFilter(p.type, p.domain);
@@ -314,8 +316,11 @@ export class Engine {
     const limit = p.limit ?? PAIR_FOOD_DEFAULT_LIMIT;
     const evidence = this.food();
     const vocabulary = evidence.vocabulary;
-    const terms = vocabulary.recognise(p.q);
+    const reading = vocabulary.read(p.q);
+    const terms = reading.terms;
     if (terms.length === 0) {
+      // a drink typed as a food ("barolo") points to /v1/pair (issue 33, item 4)
+      if (reading.drinks.length) return { status: 404, body: { ok: false, error: drinkTypedAsFood(p.q, reading.drinks) } };
       return {
         status: 404,
         body: {
@@ -329,25 +334,25 @@ export class Engine {
         },
       };
     }
-    const nodes = [...new Set(terms.flatMap((t) => t.nodes))];
-    const byDrink = new Map<Entity, GuidanceItemRecord[]>();
-    for (const placed of evidence.itemsFor(nodes)) {
-      if (f && !f(placed.entity)) continue;
-      const list = byDrink.get(placed.entity);
-      if (list) list.push(placed.item);
-      else byDrink.set(placed.entity, [placed.item]);
+    const nodes = reading.nodes;
+    const byDrink = new Map<Entity, FoodMatch<Entity, GuidanceItemRecord>[]>();
+    for (const m of evidence.matches(reading)) {
+      if (f && !f(m.entity)) continue;
+      const list = byDrink.get(m.entity);
+      if (list) list.push(m);
+      else byDrink.set(m.entity, [m]);
     }
-    const ranked = [...byDrink].map(([e, items]) => {
+    const ranked = [...byDrink].map(([e, matches]) => {
       const best = new Map<string, number>();
-      for (const it of items) {
-        const publisher = this.kb.sources.get(it.source_key)!.publisher;
-        best.set(publisher, Math.max(best.get(publisher) ?? 0, it.confidence));
+      for (const m of matches) {
+        const publisher = this.kb.sources.get(m.item.source_key)!.publisher;
+        best.set(publisher, Math.max(best.get(publisher) ?? 0, m.item.confidence * m.weight));
       }
       let score = 0;
       for (const c of best.values()) score += c;
-      return { e, items, score: Math.round(score * 100) / 100, sources: best.size };
+      return { e, matches, level: matches.some((m) => m.level === 'dish') ? 'dish' : 'parent', score: Math.round(score * 100) / 100, sources: best.size };
     });
-    ranked.sort((a, b) => b.score - a.score || b.sources - a.sources || b.items.length - a.items.length || (a.e.name < b.e.name ? -1 : a.e.name > b.e.name ? 1 : 0));
+    ranked.sort((a, b) => b.score - a.score || b.sources - a.sources || b.matches.length - a.matches.length || (a.e.name < b.e.name ? -1 : a.e.name > b.e.name ? 1 : 0));
     const first = nodes[0]!;
     return {
       status: 200,
@@ -358,12 +363,14 @@ export class Engine {
           matched: terms.map((t) => t.text),
           category: vocabulary.label(vocabulary.root(first)),
           entries: nodes.map((n) => ({ id: vocabulary.ids[n], name: vocabulary.label(n) })),
+          ...foodReadingOut(vocabulary, reading),
         },
         drinks: ranked.slice(0, limit).map((r) => ({
           ...entityRef(r.e),
           score: r.score,
           source_count: r.sources,
-          guidance: r.items.map((it) => this.guidanceOut(it)),
+          guidance: r.matches.map((m) => foodMatchOut(vocabulary, m, this.guidanceOut(m.item))),
+          evidence_level: r.level,
         })),
         drinks_total: ranked.length,
         boundary: ranked.length

@@ -3234,11 +3234,22 @@ export interface paths {
                                 /** Format: uuid */
                                 entity_id: string;
                                 entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
-                                /** @description The verified items pairing this drink with the food or a narrower one, in the shape of /v1/pair guidance items. */
+                                /** @description "dish" when at least one item is about the food or dish itself; "parent" when every item is about a parent of the dish (lower confidence). */
+                                evidence_level: "dish" | "parent";
+                                /** @description The verified items pairing this drink with the food or a narrower one (or, for a dish, a parent of it), in the shape of /v1/pair guidance items. */
                                 guidance: {
+                                    /** @description The confidence that counted in the ranking: `confidence`, or half of it for a parent item. */
+                                    applied_confidence: number;
                                     /** @description Set by the authority of the source: official_regional_wine_body and regulator 0.9, trade_body 0.8, educational_body 0.75, wine_press 0.6; one class lower (0.8, 0.75, 0.6, 0.5) when the source was read in a copy (retrieved_via). */
                                     confidence: number;
                                     dish: string | null;
+                                    evidence_about: {
+                                        /** @description The vocabulary entry: "ing:" (ingredients taxonomy) or "cat:" (categories taxonomy), then its Open Food Facts id. */
+                                        id: string;
+                                        name: string;
+                                    };
+                                    /** @description "dish": the item is about the food or dish asked for (or a narrower one); "parent": about a parent of the dish in the vocabulary, applied with a lower confidence. */
+                                    evidence_level: "dish" | "parent";
                                     evidence_version: string;
                                     food_category: "meat" | "poultry" | "fish" | "seafood" | "vegetable" | "pasta" | "cheese" | "dessert" | "charcuterie" | "egg" | "rice" | "spicy" | "other";
                                     food_item: string;
@@ -3287,14 +3298,37 @@ export interface paths {
                             food: {
                                 /** @description The most general entry above the (first) recognised food in the vocabulary ("fish" for salmon, "cheese" for goat cheese). */
                                 category: string;
-                                /** @description The vocabulary entries the recognised terms name. */
+                                /** @description Present when q names a dish (a name of several words, or an entry under Meals or Sandwiches); null for separate foods and one-word foods. */
+                                dish: {
+                                    /** @description The dish. */
+                                    entries: {
+                                        /** @description The vocabulary entry: "ing:" (ingredients taxonomy) or "cat:" (categories taxonomy), then its Open Food Facts id. */
+                                        id: string;
+                                        name: string;
+                                    }[];
+                                    /** @description The share of a parent item's confidence that counts (0.5). */
+                                    parent_weight: number;
+                                    /** @description The parents whose evidence applies at `parent_weight`: up to two steps above the dish, never a root. */
+                                    parents: {
+                                        /** @description The vocabulary entry: "ing:" (ingredients taxonomy) or "cat:" (categories taxonomy), then its Open Food Facts id. */
+                                        id: string;
+                                        name: string;
+                                    }[];
+                                    /** @description For reading "dish": the other foods it is made with, as written ("lamb"). */
+                                    with: string[];
+                                } | null;
+                                /** @description The vocabulary entries the evidence is looked for at or below: for a dish, the dish. */
                                 entries: {
                                     /** @description The vocabulary entry: "ing:" (ingredients taxonomy) or "cat:" (categories taxonomy), then its Open Food Facts id. */
                                     id: string;
                                     name: string;
                                 }[];
+                                /** @description Drinks named in q beside a food ("salmon with chablis"): never read as foods. */
+                                ignored_drinks: string[];
                                 /** @description The food terms recognised in q, as written. */
                                 matched: string[];
+                                /** @description How q was read: "whole", one name of the vocabulary (in any word order and number); "dish", a dish made with other foods ("lamb tagine"); "words", separate foods ("cheese and oysters"). */
+                                reading: "whole" | "dish" | "words";
                             };
                             /** @enum {boolean} */
                             ok: true;
@@ -5937,7 +5971,7 @@ export interface paths {
         };
         /**
          * From a food to drinks: the drinks verified sources pair with it, with the evidence for each
-         * @description Recognises the food in q through the food vocabulary (the Open Food Facts ingredients and categories taxonomies: names in English, French, German, Spanish, Italian and Portuguese, and their hierarchy): the whole of q, else its longest runs of words that name a food ("what goes with salmon?" → salmon), an English plural read as its singular. Every verified guidance item of the pair endpoint is placed in the vocabulary by its food_item (else its dish, else its food_category); a query finds the items placed on its food or on a narrower one: "fish" finds salmon items, "salmon" finds smoked-salmon items, and "smoked salmon" never finds an item placed only on salmon or fish. Ranking: for each drink its matching items are grouped by publisher (independent sources); `score` is the sum over publishers of the highest confidence among that publisher's items (confidence follows the source's authority: 0.9 official bodies and regulators, 0.8 trade bodies, 0.75 educational bodies, 0.6 press, one class lower for a copy); ties go to more publishers (`source_count`), then more items, then the name. Each item keeps its own scope fields (style, geography, age, serving). A known food with no verified evidence is 200 with `drinks: []` and a `boundary`; generic pairing never fills the gap. A q that names no food is 404 FOOD_NOT_RESOLVED with `suggestions` (not counted).
+         * @description Recognises the food in q through the food vocabulary (the Open Food Facts ingredients and categories taxonomies: names in English, French, German, Spanish, Italian and Portuguese, and their hierarchy): the whole of q, else its longest runs of words that name a food ("what goes with salmon?" → salmon), an English plural read as its singular. Every verified guidance item of the pair endpoint is placed in the vocabulary by its food_item (else its dish, else its food_category); a query finds the items placed on its food or on a narrower one: "fish" finds salmon items, "salmon" finds smoked-salmon items, and "smoked salmon" never finds an item placed only on salmon or fish. Ranking: for each drink its matching items are grouped by publisher (independent sources); `score` is the sum over publishers of the highest applied confidence among that publisher's items (for a dish, a parent item counts half; confidence follows the source's authority: 0.9 official bodies and regulators, 0.8 trade bodies, 0.75 educational bodies, 0.6 press, one class lower for a copy); ties go to more publishers (`source_count`), then more items, then the name. Each item keeps its own scope fields (style, geography, age, serving). Dishes as dishes (issue 33): a q of several words is read as one dish before its words (`food.reading`): its whole name, else a name with the same words in another order or number ("mushroom risotto" is the entry "Mushrooms risottos", "spaghetti carbonara" is "Spaghetti with carbonara"), else, when its last food is a dish (an entry under Meals or Sandwiches), that dish made with the other foods ("lamb tagine": a tagine with lamb). For a dish, items on the dish or a narrower entry apply in full (`evidence_level: "dish"`); items placed on its parents in the vocabulary (up to two steps up, never a root such as Meals or Meats: `food.dish.parents`) apply with half their confidence (`evidence_level: "parent"`, `applied_confidence`, and `evidence_about` names the parent); an item about another version of the dish (asparagus risotto for a mushroom risotto), about another preparation ("fried chicken" for a roast chicken) or about one of its foods alone (lamb for a lamb tagine) does not apply. The dishes of the Open Food Facts categories taxonomy of 2022 (every entry under Meals and Sandwiches) are in the vocabulary beside the 2020 taxonomies. A known food with no verified evidence is 200 with `drinks: []` and a `boundary`; generic pairing never fills the gap. A q that names no food is 404 FOOD_NOT_RESOLVED with `suggestions` (not counted). A q that names a drink and no food ("barolo": an entry under Alcoholic beverages) is 404 FOOD_NOT_RESOLVED whose message points to /v1/pair, with `drink` (the drink named) and `see` (the /v1/pair query to make).
          */
         get: {
             parameters: {
@@ -5999,11 +6033,22 @@ export interface paths {
                                 /** Format: uuid */
                                 entity_id: string;
                                 entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
-                                /** @description The verified items pairing this drink with the food or a narrower one, in the shape of /v1/pair guidance items. */
+                                /** @description "dish" when at least one item is about the food or dish itself; "parent" when every item is about a parent of the dish (lower confidence). */
+                                evidence_level: "dish" | "parent";
+                                /** @description The verified items pairing this drink with the food or a narrower one (or, for a dish, a parent of it), in the shape of /v1/pair guidance items. */
                                 guidance: {
+                                    /** @description The confidence that counted in the ranking: `confidence`, or half of it for a parent item. */
+                                    applied_confidence: number;
                                     /** @description Set by the authority of the source: official_regional_wine_body and regulator 0.9, trade_body 0.8, educational_body 0.75, wine_press 0.6; one class lower (0.8, 0.75, 0.6, 0.5) when the source was read in a copy (retrieved_via). */
                                     confidence: number;
                                     dish: string | null;
+                                    evidence_about: {
+                                        /** @description The vocabulary entry: "ing:" (ingredients taxonomy) or "cat:" (categories taxonomy), then its Open Food Facts id. */
+                                        id: string;
+                                        name: string;
+                                    };
+                                    /** @description "dish": the item is about the food or dish asked for (or a narrower one); "parent": about a parent of the dish in the vocabulary, applied with a lower confidence. */
+                                    evidence_level: "dish" | "parent";
                                     evidence_version: string;
                                     food_category: "meat" | "poultry" | "fish" | "seafood" | "vegetable" | "pasta" | "cheese" | "dessert" | "charcuterie" | "egg" | "rice" | "spicy" | "other";
                                     food_item: string;
@@ -6052,14 +6097,37 @@ export interface paths {
                             food: {
                                 /** @description The most general entry above the (first) recognised food in the vocabulary ("fish" for salmon, "cheese" for goat cheese). */
                                 category: string;
-                                /** @description The vocabulary entries the recognised terms name. */
+                                /** @description Present when q names a dish (a name of several words, or an entry under Meals or Sandwiches); null for separate foods and one-word foods. */
+                                dish: {
+                                    /** @description The dish. */
+                                    entries: {
+                                        /** @description The vocabulary entry: "ing:" (ingredients taxonomy) or "cat:" (categories taxonomy), then its Open Food Facts id. */
+                                        id: string;
+                                        name: string;
+                                    }[];
+                                    /** @description The share of a parent item's confidence that counts (0.5). */
+                                    parent_weight: number;
+                                    /** @description The parents whose evidence applies at `parent_weight`: up to two steps above the dish, never a root. */
+                                    parents: {
+                                        /** @description The vocabulary entry: "ing:" (ingredients taxonomy) or "cat:" (categories taxonomy), then its Open Food Facts id. */
+                                        id: string;
+                                        name: string;
+                                    }[];
+                                    /** @description For reading "dish": the other foods it is made with, as written ("lamb"). */
+                                    with: string[];
+                                } | null;
+                                /** @description The vocabulary entries the evidence is looked for at or below: for a dish, the dish. */
                                 entries: {
                                     /** @description The vocabulary entry: "ing:" (ingredients taxonomy) or "cat:" (categories taxonomy), then its Open Food Facts id. */
                                     id: string;
                                     name: string;
                                 }[];
+                                /** @description Drinks named in q beside a food ("salmon with chablis"): never read as foods. */
+                                ignored_drinks: string[];
                                 /** @description The food terms recognised in q, as written. */
                                 matched: string[];
+                                /** @description How q was read: "whole", one name of the vocabulary (in any word order and number); "dish", a dish made with other foods ("lamb tagine"); "words", separate foods ("cheese and oysters"). */
+                                reading: "whole" | "dish" | "words";
                             };
                             /** @enum {boolean} */
                             ok: true;

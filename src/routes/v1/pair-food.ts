@@ -10,6 +10,15 @@ import { domainFilterParam, EntityRef, termParam, typeFilterParam } from '../sch
 import { GuidanceItem } from './pair.ts';
 import { FOOD_BOUNDARY, PAIR_FOOD_DEFAULT_LIMIT, PAIR_FOOD_MAX_LIMIT } from '../../engine/engine.ts';
 
+const VocabularyRef = Type.Object({ id: Type.String({ description: 'The vocabulary entry: "ing:" (ingredients taxonomy) or "cat:" (categories taxonomy), then its Open Food Facts id.' }), name: Type.String() });
+
+/** Why an item applies to the food asked for (issue 33, item 4). */
+const FoodMatchFields = Type.Object({
+  evidence_level: Type.Union([Type.Literal('dish'), Type.Literal('parent')], { description: '"dish": the item is about the food or dish asked for (or a narrower one); "parent": about a parent of the dish in the vocabulary, applied with a lower confidence.' }),
+  evidence_about: VocabularyRef,
+  applied_confidence: Type.Number({ description: 'The confidence that counted in the ranking: `confidence`, or half of it for a parent item.' }),
+});
+
 const pairFoodLimit = Type.Integer({ minimum: 1, maximum: PAIR_FOOD_MAX_LIMIT, default: PAIR_FOOD_DEFAULT_LIMIT, description: `Maximum number of drinks, 1 to ${PAIR_FOOD_MAX_LIMIT}.` });
 
 export const pairFoodRoute: EngineRouteDef = {
@@ -19,8 +28,9 @@ export const pairFoodRoute: EngineRouteDef = {
   description:
     'Recognises the food in q through the food vocabulary (the Open Food Facts ingredients and categories taxonomies: names in English, French, German, Spanish, Italian and Portuguese, and their hierarchy): the whole of q, else its longest runs of words that name a food ("what goes with salmon?" → salmon), an English plural read as its singular. ' +
     'Every verified guidance item of the pair endpoint is placed in the vocabulary by its food_item (else its dish, else its food_category); a query finds the items placed on its food or on a narrower one: "fish" finds salmon items, "salmon" finds smoked-salmon items, and "smoked salmon" never finds an item placed only on salmon or fish. ' +
-    'Ranking: for each drink its matching items are grouped by publisher (independent sources); `score` is the sum over publishers of the highest confidence among that publisher\'s items (confidence follows the source\'s authority: 0.9 official bodies and regulators, 0.8 trade bodies, 0.75 educational bodies, 0.6 press, one class lower for a copy); ties go to more publishers (`source_count`), then more items, then the name. Each item keeps its own scope fields (style, geography, age, serving). ' +
-    'A known food with no verified evidence is 200 with `drinks: []` and a `boundary`; generic pairing never fills the gap. A q that names no food is 404 FOOD_NOT_RESOLVED with `suggestions` (not counted).',
+    'Ranking: for each drink its matching items are grouped by publisher (independent sources); `score` is the sum over publishers of the highest applied confidence among that publisher\'s items (for a dish, a parent item counts half; confidence follows the source\'s authority: 0.9 official bodies and regulators, 0.8 trade bodies, 0.75 educational bodies, 0.6 press, one class lower for a copy); ties go to more publishers (`source_count`), then more items, then the name. Each item keeps its own scope fields (style, geography, age, serving). ' +
+    'Dishes as dishes (issue 33): a q of several words is read as one dish before its words (`food.reading`): its whole name, else a name with the same words in another order or number ("mushroom risotto" is the entry "Mushrooms risottos", "spaghetti carbonara" is "Spaghetti with carbonara"), else, when its last food is a dish (an entry under Meals or Sandwiches), that dish made with the other foods ("lamb tagine": a tagine with lamb). For a dish, items on the dish or a narrower entry apply in full (`evidence_level: "dish"`); items placed on its parents in the vocabulary (up to two steps up, never a root such as Meals or Meats: `food.dish.parents`) apply with half their confidence (`evidence_level: "parent"`, `applied_confidence`, and `evidence_about` names the parent); an item about another version of the dish (asparagus risotto for a mushroom risotto), about another preparation ("fried chicken" for a roast chicken) or about one of its foods alone (lamb for a lamb tagine) does not apply. The dishes of the Open Food Facts categories taxonomy of 2022 (every entry under Meals and Sandwiches) are in the vocabulary beside the 2020 taxonomies. ' +
+    'A known food with no verified evidence is 200 with `drinks: []` and a `boundary`; generic pairing never fills the gap. A q that names no food is 404 FOOD_NOT_RESOLVED with `suggestions` (not counted). A q that names a drink and no food ("barolo": an entry under Alcoholic beverages) is 404 FOOD_NOT_RESOLVED whose message points to /v1/pair, with `drink` (the drink named) and `see` (the /v1/pair query to make).',
   querystring: ({ maxLength, demo }) =>
     Type.Object({
       q: termParam(maxLength, 'q', 'A food or dish, in English, French, German, Spanish, Italian or Portuguese ("salmon", "goat cheese", "saumon fumé").'),
@@ -40,7 +50,23 @@ export const pairFoodRoute: EngineRouteDef = {
     food: Type.Object({
       matched: Type.Array(Type.String(), { description: 'The food terms recognised in q, as written.' }),
       category: Type.String({ description: 'The most general entry above the (first) recognised food in the vocabulary ("fish" for salmon, "cheese" for goat cheese).' }),
-      entries: Type.Array(Type.Object({ id: Type.String({ description: 'The vocabulary entry: "ing:" (ingredients taxonomy) or "cat:" (categories taxonomy), then its Open Food Facts id.' }), name: Type.String() }), { description: 'The vocabulary entries the recognised terms name.' }),
+      entries: Type.Array(VocabularyRef, { description: 'The vocabulary entries the evidence is looked for at or below: for a dish, the dish.' }),
+      reading: Type.Union([Type.Literal('whole'), Type.Literal('dish'), Type.Literal('words')], {
+        description: 'How q was read: "whole", one name of the vocabulary (in any word order and number); "dish", a dish made with other foods ("lamb tagine"); "words", separate foods ("cheese and oysters").',
+      }),
+      dish: Type.Union(
+        [
+          Type.Object({
+            entries: Type.Array(VocabularyRef, { description: 'The dish.' }),
+            with: Type.Array(Type.String(), { description: 'For reading "dish": the other foods it is made with, as written ("lamb").' }),
+            parents: Type.Array(VocabularyRef, { description: 'The parents whose evidence applies at `parent_weight`: up to two steps above the dish, never a root.' }),
+            parent_weight: Type.Number({ description: 'The share of a parent item\'s confidence that counts (0.5).' }),
+          }),
+          Type.Null(),
+        ],
+        { description: 'Present when q names a dish (a name of several words, or an entry under Meals or Sandwiches); null for separate foods and one-word foods.' },
+      ),
+      ignored_drinks: Type.Array(Type.String(), { description: 'Drinks named in q beside a food ("salmon with chablis"): never read as foods.' }),
     }),
     drinks: Type.Array(
       Type.Composite([
@@ -48,7 +74,8 @@ export const pairFoodRoute: EngineRouteDef = {
         Type.Object({
           score: Type.Number({ minimum: 0, description: 'Sum over independent publishers of the highest confidence among their matching items (see the ranking above).' }),
           source_count: Type.Integer({ minimum: 1, description: 'Independent publishers (distinct source publishers) behind the matching items.' }),
-          guidance: Type.Array(GuidanceItem, { description: 'The verified items pairing this drink with the food or a narrower one, in the shape of /v1/pair guidance items.' }),
+          evidence_level: Type.Union([Type.Literal('dish'), Type.Literal('parent')], { description: '"dish" when at least one item is about the food or dish itself; "parent" when every item is about a parent of the dish (lower confidence).' }),
+          guidance: Type.Array(Type.Composite([GuidanceItem, FoodMatchFields]), { description: 'The verified items pairing this drink with the food or a narrower one (or, for a dish, a parent of it), in the shape of /v1/pair guidance items.' }),
         }),
       ]),
       { description: 'Best first; at most `limit`.' },
