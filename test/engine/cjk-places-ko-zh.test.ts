@@ -20,10 +20,10 @@ const declared = new Map(ambiguities.map((a) => [a.term, a.entities]));
 describe('Korean and Chinese place names: data', () => {
   test('a count per language (Korean, simplified and traditional Chinese)', () => {
     const count = (re: RegExp) => added.filter((a) => re.test(a.lang)).length;
-    assert.equal(count(/^ko$/), 102);
+    assert.equal(count(/^ko$/), 104);
     assert.equal(count(/^zh-Hans$/), 28);
     assert.equal(count(/^zh-Hant$/), 4);
-    assert.equal(added.length, 134);
+    assert.equal(added.length, 136);
   });
 
   test('every alias is Korean or Chinese script, tagged ko / zh-Hans / zh-Hant, cites a source of this file and a locator', () => {
