@@ -183,21 +183,21 @@ describe('kb validate: audit checks', () => {
   });
 
   test('a grape alias that is the VIVC prime name of a variety with no record here, whatever its kind, is reported unless declared shared (issue 24 audit 5)', { skip: !haveVivcFull && 'no fuller VIVC table beside the repo' }, () => {
-    // VERNACCIA NERA (12999) has no record; the alias was once on Grenache
+    // ANGELICA NERA (472) has no record (VERNACCIA NERA, 12999, the alias once on Grenache, has one since issue 32)
     const problems = problemsAfter('grapes/vivc.json', (recs) => {
       const g = find(recs, (r) => r.key === 'grape/grenache');
-      g.aliases.push({ name: 'Vernaccia Nera', lang: 'it', kind: 'other_language', source: 'vivc', locator: 'test' });
+      g.aliases.push({ name: 'Angelica Nera', lang: 'it', kind: 'other_language', source: 'vivc', locator: 'test' });
     });
-    has(problems, /"Vernaccia Nera" is the VIVC prime name of 12999, not of VIVC/, 'grape/grenache');
+    has(problems, /"Angelica Nera" is the VIVC prime name of 472, not of VIVC/, 'grape/grenache');
     // declared shared on purpose: accepted
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-audit-'));
     try {
       fs.cpSync(path.join(ROOT, 'data'), dir, { recursive: true });
       const p = path.join(dir, 'grapes/vivc.json');
       const recs = JSON.parse(fs.readFileSync(p, 'utf8'));
-      find(recs, (r) => r.key === 'grape/grenache').aliases.push({ name: 'Vernaccia Nera', lang: 'it', kind: 'other_language', source: 'vivc', locator: 'test' });
+      find(recs, (r) => r.key === 'grape/grenache').aliases.push({ name: 'Angelica Nera', lang: 'it', kind: 'other_language', source: 'vivc', locator: 'test' });
       fs.writeFileSync(p, JSON.stringify(recs));
-      fs.writeFileSync(path.join(dir, 'ambiguities/zz-test.json'), JSON.stringify([{ term: 'Vernaccia Nera', entities: ['grape/grenache', 'grape/vernaccia-di-oristano'], note: 'test' }]));
+      fs.writeFileSync(path.join(dir, 'ambiguities/zz-test.json'), JSON.stringify([{ term: 'Angelica Nera', entities: ['grape/grenache', 'grape/vernaccia-di-oristano'], note: 'test' }]));
       const rep = validateKnowledgeBase(dir, REF);
       assert.deepEqual(rep.problems, []);
     } finally {

@@ -53,9 +53,10 @@ describe('grape varieties from national variety lists (batch A)', () => {
     assert.equal(a!.lang, 'und');
     assert.equal(a!.source, 'vivc');
     assert.ok(a!.locator.startsWith(passport('16421')));
-    assert.equal(e('grape/kreaca').aliases.length, 0, 'no alias where the prime name equals the trade name');
+    assert.equal(e('grape/kreaca').aliases.filter((a) => a.source === 'vivc').length, 0, 'no VIVC alias where the prime name equals the trade name');
     const x = e('grape/xinomavro');
-    assert.deepEqual(x.aliases.map((a) => [a.name, a.lang, a.source]), [['Xynomavro', 'und', 'vivc']]);
+    // the VIVC spelling (names in other scripts from other sources may follow)
+    assert.deepEqual(x.aliases.filter((a) => a.lang === 'und').map((a) => [a.name, a.lang, a.source]), [['Xynomavro', 'und', 'vivc']]);
     assert.match(x.notes ?? '', /source tastings-drinkipedia-naoussa /, 'the spelling that links the trade name to VIVC is cited');
   });
 
