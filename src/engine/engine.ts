@@ -65,6 +65,23 @@ export const SCOPE_BOUNDARY_REASONS = {
   no_evidence_in_scope: 'Verified pairing evidence exists for this entity, but none of it is about the scope the query asked for. Guidance about another scope is never given in its place.',
 } as const;
 
+/**
+ * A drink of pair-food named with the scope its evidence is about (issue 33, item 2): `scopes` lists the
+ * distinct style and sweetness scopes of its matching items, and `display_name` says them when every
+ * item has one ("Bordeaux, Clairet", "Oregon, full-bodied Pinot noir"), so an app that shows the name
+ * never suggests the whole of Bordeaux. A scope that only repeats the name adds nothing ("Gueuze").
+ */
+function drinkScopeOf(name: string, items: readonly GuidanceItemRecord[]) {
+  const scopeOfItem = (it: GuidanceItemRecord) => [it.style_scope, it.sweetness_scope].filter((x): x is string => !!x && x.trim() !== '').join(', ') || null;
+  const each = items.map(scopeOfItem);
+  const scopes = [...new Set(each.filter((x): x is string => x !== null))];
+  const same = (x: string) => fold(exactForm(x)) === fold(exactForm(name));
+  const shown = scopes.filter((x) => !same(x));
+  const allScoped = each.every((x) => x !== null);
+  const display_name = allScoped && shown.length > 0 ? `${name}, ${shown.slice(0, 2).join('; ')}${shown.length > 2 ? '; …' : ''}` : name;
+  return { display_name, scopes };
+}
+
 function matchOf(kb: KnowledgeBase, c: Candidate) {
   const e = kb.entities[c.entity]!;
   return {
@@ -367,6 +384,7 @@ export class Engine {
         },
         drinks: ranked.slice(0, limit).map((r) => ({
           ...entityRef(r.e),
+          ...drinkScopeOf(r.e.name, r.matches.map((m) => m.item)),
           score: r.score,
           source_count: r.sources,
           guidance: r.matches.map((m) => foodMatchOut(vocabulary, m, this.guidanceOut(m.item))),

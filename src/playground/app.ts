@@ -634,7 +634,8 @@ async function drinksFor() {
       h(
         'li',
         { class: 'drink' },
-        entityButton({ entity_id: d.entity_id, canonical_name: d.canonical_name }),
+        // the name with the scope its evidence is about ("Bordeaux, Clairet"), never the bare place
+        entityButton({ entity_id: d.entity_id, canonical_name: d.display_name ?? d.canonical_name }),
         ` (${String(d.entity_type).replace(/_/g, ' ')}; ${d.source_count} source${d.source_count === 1 ? '' : 's'})`,
         h(
           'ul',

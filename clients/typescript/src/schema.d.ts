@@ -3230,6 +3230,8 @@ export interface paths {
                             /** @description Best first; at most `limit`. */
                             drinks: {
                                 canonical_name: string;
+                                /** @description The name to show: the canonical name with the scope its evidence is about when every matching item has one ("Bordeaux, Clairet", "Oregon, full-bodied Pinot noir"); the canonical name when any item is about the drink as a whole. */
+                                display_name: string;
                                 domain: "wine" | "spirits" | "beer";
                                 /** Format: uuid */
                                 entity_id: string;
@@ -3288,6 +3290,8 @@ export interface paths {
                                     verification_status: "verified";
                                     wine_age_scope: string | null;
                                 }[];
+                                /** @description The distinct style and sweetness scopes of the matching items (empty when none has one). */
+                                scopes: string[];
                                 /** @description Sum over independent publishers of the highest confidence among their matching items (see the ranking above). */
                                 score: number;
                                 /** @description Independent publishers (distinct source publishers) behind the matching items. */
@@ -6029,6 +6033,8 @@ export interface paths {
                             /** @description Best first; at most `limit`. */
                             drinks: {
                                 canonical_name: string;
+                                /** @description The name to show: the canonical name with the scope its evidence is about when every matching item has one ("Bordeaux, Clairet", "Oregon, full-bodied Pinot noir"); the canonical name when any item is about the drink as a whole. */
+                                display_name: string;
                                 domain: "wine" | "spirits" | "beer";
                                 /** Format: uuid */
                                 entity_id: string;
@@ -6087,6 +6093,8 @@ export interface paths {
                                     verification_status: "verified";
                                     wine_age_scope: string | null;
                                 }[];
+                                /** @description The distinct style and sweetness scopes of the matching items (empty when none has one). */
+                                scopes: string[];
                                 /** @description Sum over independent publishers of the highest confidence among their matching items (see the ranking above). */
                                 score: number;
                                 /** @description Independent publishers (distinct source publishers) behind the matching items. */

@@ -72,6 +72,8 @@ export const pairFoodRoute: EngineRouteDef = {
       Type.Composite([
         EntityRef,
         Type.Object({
+          display_name: Type.String({ description: 'The name to show: the canonical name with the scope its evidence is about when every matching item has one ("Bordeaux, Clairet", "Oregon, full-bodied Pinot noir"); the canonical name when any item is about the drink as a whole.' }),
+          scopes: Type.Array(Type.String(), { description: 'The distinct style and sweetness scopes of the matching items (empty when none has one).' }),
           score: Type.Number({ minimum: 0, description: 'Sum over independent publishers of the highest confidence among their matching items (see the ranking above).' }),
           source_count: Type.Integer({ minimum: 1, description: 'Independent publishers (distinct source publishers) behind the matching items.' }),
           evidence_level: Type.Union([Type.Literal('dish'), Type.Literal('parent')], { description: '"dish" when at least one item is about the food or dish itself; "parent" when every item is about a parent of the dish (lower confidence).' }),
