@@ -5,11 +5,11 @@ import type { Entity, KnowledgeBase } from './kb/load.ts';
 import { BeerModifiers } from './beer-modifiers.ts';
 import { Resolver, RESOLVE_THRESHOLD, type Candidate, type EntityKind, type Resolution } from './resolver.ts';
 import { entityClass } from './kb/entity-class.ts';
-import { LineParser, MENTION_PENALTY, type LineMention } from './parse.ts';
+import { LineParser, MENTION_PENALTY, type LineMention, type LineTerm } from './parse.ts';
 import { ENTITY_KEY_PREFIX, ENTITY_TYPES, type Fact, type GuidanceItemRecord, type SensoryRecord } from './kb/schema.ts';
 import { drinkTypedAsFood, foodEvidenceOf, foodMatchOut, foodReadingOut, type FoodEvidence, type FoodMatch } from './food.ts';
 import { exactForm, fold } from './normalize.ts';
-import { matchScope, mayHaveColour, scopeOfTerms, type AppliedScope, type ColourWord, type ScopeMatch } from './scope.ts';
+import { joinScopes, matchScope, mayHaveColour, scopeOfTerms, type AppliedScope, type ColourWord, type ScopeMatch } from './scope.ts';
 
 export interface EngineError {
   ok: false;
@@ -178,11 +178,12 @@ export class Engine {
     this.buildMs = performance.now() - t0;
     for (const e of kb.entities) if (e.pairing) this.domainsWithPairings.add(e.domain);
     this.listOrder = [...kb.entities].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    this.colourWords = new Map(kb.labelTerms.colours.map((c) => [c.term.toLowerCase(), { value: c.value, source: c.source }]));
   }
 
-  /** Colour words of data/label-terms.json, lower-cased (issue 33: the scope a query asks for). */
-  private readonly colourWords: Map<string, ColourWord>;
+  /** Colour words of data/label-terms.json, lower-cased: the parser's own map (issue 33: the scope a query asks for). */
+  private get colourWords(): ReadonlyMap<string, ColourWord> {
+    return this.parser.colours;
+  }
 
   /**
    * The scope a query asks for about the wine entity it resolved to: the colour words that the line
@@ -200,12 +201,12 @@ export class Engine {
    * The colour scope of a line: its colour terms, and the mentions that are colour words read as a
    * name ("rosé", the wine style, in "Sancerre rosé"), other than the primary itself.
    */
-  private lineScope(line: { primary: LineMention | null; mentions: LineMention[]; terms: readonly { kind: string; text: string; value?: string | number | null; source?: string | null }[] }): AppliedScope | null {
-    const named = line.mentions
-      .filter((m) => m !== line.primary && this.colourWords.has(m.text.toLowerCase()))
-      .map((m) => ({ kind: 'colour', text: m.text, value: this.colourWords.get(m.text.toLowerCase())!.value, source: this.colourWords.get(m.text.toLowerCase())!.source, start: m.start }));
-    if (named.length === 0) return scopeOfTerms(line.terms);
-    return scopeOfTerms([...line.terms.map((t) => ({ ...t, start: (t as { start?: number }).start ?? 0 })), ...named].sort((a, b) => a.start - b.start));
+  private lineScope(line: { primary: LineMention | null; mentions: LineMention[]; terms: readonly LineTerm[] }): AppliedScope | null {
+    const named = line.mentions.flatMap((m) => {
+      const c = m === line.primary ? undefined : this.colourWords.get(m.text.toLowerCase());
+      return c ? [{ kind: 'colour', text: m.text, value: c.value, source: c.source, start: m.start }] : [];
+    });
+    return scopeOfTerms(named.length ? [...line.terms, ...named].sort((a, b) => a.start - b.start) : line.terms);
   }
 
   /** How a scope text (a pairing item's style_scope, a grape rule's scope) falls against the scope asked for. */
@@ -603,8 +604,7 @@ export class Engine {
         const ref = entityRef(this.kb.byKey.get(g.grape)!);
         const same = value.find((v) => v.entity_id === ref.entity_id && v.role === g.role && v.min_share === g.min_share && v.max_share === g.max_share && v.source_key === set.source);
         if (same) {
-          if (same.scope !== null && scope !== null && !same.scope.split('; ').includes(scope)) same.scope = `${same.scope}; ${scope}`;
-          else if (scope === null) same.scope = null;
+          same.scope = joinScopes(same.scope, scope);
           continue;
         }
         value.push({ ...ref, role: g.role, min_share: g.min_share, max_share: g.max_share, scope, source_key: set.source, locator: set.locator });

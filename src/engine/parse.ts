@@ -23,6 +23,7 @@
 import type { KnowledgeBase, Entity } from './kb/load.ts';
 import { exactForm, fold, isWeakWord, queryForms, respell, STOP_WORDS } from './normalize.ts';
 import { DesignationWords } from './market-words.ts';
+import { joinScopes } from './scope.ts';
 import type { Candidate, Resolver, WholeNames } from './resolver.ts';
 
 export type MentionRole = 'appellation' | 'geography' | 'grape' | 'wine_style' | 'spirit' | 'beer_style';
@@ -131,7 +132,8 @@ const PLACE_RANK: Record<string, number> = { appellation: 0, subregion: 1, regio
 
 export class LineParser {
   private readonly words: DesignationWords;
-  private readonly colours: Map<string, { value: string; source: string }>;
+  /** Colour words of data/label-terms.json, lower-cased (also the engine's scope words). */
+  readonly colours: Map<string, { value: string; source: string }>;
   private readonly termSource: Record<string, string | null>;
   /** US state records by their two-letter code (their `states` fact, cited to 27 CFR Part 9) */
   private readonly stateByCode = new Map<string, Entity>();
@@ -575,8 +577,7 @@ export class LineParser {
         const seen = out.find((o) => o.grape.key === g.grape);
         if (seen) {
           // the same grape in the rules of several colours: one entry, its scopes joined ("red; rosé")
-          if (seen.scope !== null && scope !== null && !seen.scope.split('; ').includes(scope)) seen.scope = `${seen.scope}; ${scope}`;
-          else if (scope === null) seen.scope = null;
+          seen.scope = joinScopes(seen.scope, scope);
           continue;
         }
         out.push({ grape: this.kb.byKey.get(g.grape)!, role: g.role, source: set.source, locator: set.locator, scope });

@@ -65,3 +65,12 @@ export function scopeOfTerms(terms: readonly { kind: string; text: string; value
     source_key: colourTerms[0]!.source ?? '',
   };
 }
+
+/**
+ * The scope of one entry standing for several rules ("Pinot Noir" in Sancerre's red and rosé rules):
+ * the scopes joined ("red; rosé"); null (the whole wine) as soon as one rule has no scope.
+ */
+export function joinScopes(seen: string | null, scope: string | null): string | null {
+  if (seen === null || scope === null) return null;
+  return seen.split('; ').includes(scope) ? seen : `${seen}; ${scope}`;
+}
