@@ -112,6 +112,20 @@ describe('long relation lists are cut and linked (issue 33, item 6)', () => {
     }
   });
 
+  test('the demo twin takes the same filters (derived), and an over-long value is a 400 naming it', async () => {
+    const r = await t.app.inject({ method: 'GET', url: '/v1/demo/entities?grape=grape/pinot-noir' });
+    assert.equal(r.statusCode, 200, r.body);
+    const b = r.json();
+    assert.ok(b.demo, 'the demo object');
+    assert.ok(b.entities.length > 0 && b.entities.length <= 5);
+    const e = sharedEngine();
+    const allowed = new Set([...e.kb.byKey.get('grape/pinot-noir')!.appellations.map((a) => e.kb.entities[a.geo]!.id), ...e.kb.byKey.get('grape/pinot-noir')!.geographies.map((i) => e.kb.entities[i]!.id)]);
+    for (const x of b.entities) assert.ok(allowed.has(x.entity_id), x.canonical_name);
+    const long = await get(`/v1/entities?appellation=${'x'.repeat(101)}`);
+    assert.equal(long.status, 400);
+    assert.match(JSON.stringify(long.body), /appellation/);
+  });
+
   test('a cursor issued for one grape is refused for another', async () => {
     const first = await get('/v1/entities?grape=grape/pinot-noir&limit=2');
     assert.ok(first.body.next_cursor);
