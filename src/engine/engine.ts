@@ -9,6 +9,7 @@ import { LineParser, MENTION_PENALTY, type LineMention, type LineTerm } from './
 import { ENTITY_KEY_PREFIX, ENTITY_TYPES, type Fact, type GuidanceItemRecord, type SensoryRecord } from './kb/schema.ts';
 import { drinkTypedAsFood, foodEvidenceOf, foodMatchOut, foodReadingOut, type FoodEvidence, type FoodMatch } from './food.ts';
 import { exactForm, fold } from './normalize.ts';
+import { agreementScore, drinkWeight, itemRanks, NARROWER_FOOD_WEIGHT, type ItemRank } from './food-rank.ts';
 import { joinScopes, matchScope, mayHaveColour, scopeOfTerms, type AppliedScope, type ColourWord, type ScopeMatch } from './scope.ts';
 
 export interface EngineError {
@@ -301,6 +302,12 @@ export class Engine {
   }
 
   private foodEvidence?: FoodEvidence<Entity, GuidanceItemRecord>;
+  private foodRankMap?: Map<GuidanceItemRecord, ItemRank>;
+
+  /** The rank weight of every placed guidance item (food-rank.ts), computed once with the food index. */
+  private foodRanks(): Map<GuidanceItemRecord, ItemRank> {
+    return (this.foodRankMap ??= itemRanks(this.food().placed, this.kb.sources));
+  }
 
   /** The verified guidance items placed in the food vocabulary (built on first use: see warmFood). */
   food(): FoodEvidence<Entity, GuidanceItemRecord> {
@@ -315,6 +322,7 @@ export class Engine {
   warmFood(): void {
     try {
       this.food();
+      this.foodRanks();
     } catch (e) {
       throw new Error(`The food vocabulary of /v1/pair-food did not load: ${(e as Error).message}`, { cause: e });
     }
@@ -360,15 +368,22 @@ export class Engine {
       if (list) list.push(m);
       else byDrink.set(m.entity, [m]);
     }
+    const ranks = this.foodRanks();
+    const asked = new Set(reading.dish.length ? reading.dish : nodes);
     const ranked = [...byDrink].map(([e, matches]) => {
+      // issue 33, item 3 (src/engine/food-rank.ts): authority, specificity, promotion, agreement
       const best = new Map<string, number>();
+      let discounted: ItemRank | null = null;
       for (const m of matches) {
-        const publisher = this.kb.sources.get(m.item.source_key)!.publisher;
-        best.set(publisher, Math.max(best.get(publisher) ?? 0, m.item.confidence * m.weight));
+        const rank = ranks.get(m.item)!;
+        const s = m.item.confidence * m.weight * rank.weight * (asked.has(m.about) || m.level === 'parent' ? 1 : NARROWER_FOOD_WEIGHT);
+        if (s > (best.get(rank.publisher) ?? -1)) best.set(rank.publisher, s);
+        if (rank.reason && (!discounted || rank.weight < discounted.weight)) discounted = rank;
       }
-      let score = 0;
-      for (const c of best.values()) score += c;
-      return { e, matches, level: matches.some((m) => m.level === 'dish') ? 'dish' : 'parent', score: Math.round(score * 100) / 100, sources: best.size };
+      const { best: top, bonus } = agreementScore(best.values());
+      const drink = drinkWeight(e);
+      const score = Math.round((top + bonus) * drink * 100) / 100;
+      return { e, matches, level: matches.some((m) => m.level === 'dish') ? 'dish' : 'parent', score, sources: best.size, basis: { top, bonus, drink, discounted } };
     });
     ranked.sort((a, b) => b.score - a.score || b.sources - a.sources || b.matches.length - a.matches.length || (a.e.name < b.e.name ? -1 : a.e.name > b.e.name ? 1 : 0));
     const first = nodes[0]!;
@@ -390,6 +405,7 @@ export class Engine {
           source_count: r.sources,
           guidance: r.matches.map((m) => foodMatchOut(vocabulary, m, this.guidanceOut(m.item))),
           evidence_level: r.level,
+          rank_basis: rankBasisOut(r.basis),
         })),
         drinks_total: ranked.length,
         boundary: ranked.length
@@ -1048,4 +1064,15 @@ export class Engine {
     }
     return v;
   }
+}
+
+/** pair-food's `rank_basis` of a drink: how its score was reached (food-rank.ts; documented in src/routes/v1/pair-food.ts). */
+function rankBasisOut(b: { top: number; bonus: number; drink: number; discounted: ItemRank | null }) {
+  const r2 = (x: number) => Math.round(x * 100) / 100;
+  return {
+    best_item: r2(b.top),
+    agreement_bonus: r2(b.bonus),
+    drink_weight: b.drink,
+    discount: b.discounted ? { reason: b.discounted.reason!, food_categories: b.discounted.categories, weight: r2(b.discounted.weight) } : null,
+  };
 }

@@ -28,7 +28,10 @@ export const pairFoodRoute: EngineRouteDef = {
   description:
     'Recognises the food in q through the food vocabulary (the Open Food Facts ingredients and categories taxonomies: names in English, French, German, Spanish, Italian and Portuguese, and their hierarchy): the whole of q, else its longest runs of words that name a food ("what goes with salmon?" → salmon), an English plural read as its singular. ' +
     'Every verified guidance item of the pair endpoint is placed in the vocabulary by its food_item (else its dish, else its food_category); a query finds the items placed on its food or on a narrower one: "fish" finds salmon items, "salmon" finds smoked-salmon items, and "smoked salmon" never finds an item placed only on salmon or fish. ' +
-    'Ranking: for each drink its matching items are grouped by publisher (independent sources); `score` is the sum over publishers of the highest applied confidence among that publisher\'s items (for a dish, a parent item counts half; confidence follows the source\'s authority: 0.9 official bodies and regulators, 0.8 trade bodies, 0.75 educational bodies, 0.6 press, one class lower for a copy); ties go to more publishers (`source_count`), then more items, then the name. Each item keeps its own scope fields (style, geography, age, serving). ' +
+    'Ranking (issue 33; the rule in full is in the README, "How pair-food ranks drinks"): each matching item starts at its confidence, which follows its source\'s authority (0.9 official bodies and regulators, 0.8 trade bodies, 0.75 educational bodies, 0.6 press, one class lower for a copy; for a dish, a parent item counts half). ' +
+    'Specificity: a page that pairs one drink with foods of more than 3 food categories is a generic line and its items count 3/categories (at least 0.5); an item about a narrower food than the one asked (hot-smoked salmon for "salmon") counts 0.9; a whole country as the drink counts 0.75. ' +
+    'Promotion: a trade body or regional/interprofessional body pairing its own drink with more than 3 food categories over all its pages counts 3/categories (at least 0.4); independent guidance is never discounted as promotion. ' +
+    'Agreement: items are grouped by publisher (one organisation is one voice); `score` is the best publisher\'s item plus a quarter of each other publisher\'s best, that bonus at most half the best, times the drink\'s weight. `rank_basis` shows each part. Ties go to more publishers (`source_count`), then more items, then the name. Each item keeps its own scope fields (style, geography, age, serving). ' +
     'Dishes as dishes (issue 33): a q of several words is read as one dish before its words (`food.reading`): its whole name, else a name with the same words in another order or number ("mushroom risotto" is the entry "Mushrooms risottos", "spaghetti carbonara" is "Spaghetti with carbonara"), else, when its last food is a dish (an entry under Meals or Sandwiches), that dish made with the other foods ("lamb tagine": a tagine with lamb). For a dish, items on the dish or a narrower entry apply in full (`evidence_level: "dish"`); items placed on its parents in the vocabulary (up to two steps up, never a root such as Meals or Meats: `food.dish.parents`) apply with half their confidence (`evidence_level: "parent"`, `applied_confidence`, and `evidence_about` names the parent); an item about another version of the dish (asparagus risotto for a mushroom risotto), about another preparation ("fried chicken" for a roast chicken) or about one of its foods alone (lamb for a lamb tagine) does not apply. The dishes of the Open Food Facts categories taxonomy of 2022 (every entry under Meals and Sandwiches) are in the vocabulary beside the 2020 taxonomies. ' +
     'A known food with no verified evidence is 200 with `drinks: []` and a `boundary`; generic pairing never fills the gap. A q that names no food is 404 FOOD_NOT_RESOLVED with `suggestions` (not counted). A q that names a drink and no food ("barolo": an entry under Alcoholic beverages) is 404 FOOD_NOT_RESOLVED whose message points to /v1/pair, with `drink` (the drink named) and `see` (the /v1/pair query to make).',
   querystring: ({ maxLength, demo }) =>
@@ -74,9 +77,28 @@ export const pairFoodRoute: EngineRouteDef = {
         Type.Object({
           display_name: Type.String({ description: 'The name to show: the canonical name with the scope its evidence is about when every matching item has one ("Bordeaux, Clairet", "Oregon, full-bodied Pinot noir"); the canonical name when any item is about the drink as a whole.' }),
           scopes: Type.Array(Type.String(), { description: 'The distinct style and sweetness scopes of the matching items (empty when none has one).' }),
-          score: Type.Number({ minimum: 0, description: 'Sum over independent publishers of the highest confidence among their matching items (see the ranking above).' }),
+          score: Type.Number({ minimum: 0, description: '(best_item + agreement_bonus) × drink_weight, rounded to 2 decimals (see the ranking above and rank_basis).' }),
           source_count: Type.Integer({ minimum: 1, description: 'Independent publishers (distinct source publishers) behind the matching items.' }),
           evidence_level: Type.Union([Type.Literal('dish'), Type.Literal('parent')], { description: '"dish" when at least one item is about the food or dish itself; "parent" when every item is about a parent of the dish (lower confidence).' }),
+          rank_basis: Type.Object(
+            {
+              best_item: Type.Number({ minimum: 0, description: 'The best publisher\'s item after authority, specificity to the food and promotion.' }),
+              agreement_bonus: Type.Number({ minimum: 0, description: 'A quarter of each other independent publisher\'s best item, at most half of best_item; 0 with one publisher.' }),
+              drink_weight: Type.Number({ minimum: 0, maximum: 1, description: '0.75 when the drink is a whole country, else 1.' }),
+              discount: Type.Union(
+                [
+                  Type.Object({
+                    reason: Type.Union([Type.Literal('promotion'), Type.Literal('generic_line')], { description: '"promotion": a body speaking for the drink pairs it with many food categories; "generic_line": an independent page pairs it with everything.' }),
+                    food_categories: Type.Integer({ minimum: 0, description: 'Food categories that body (promotion) or page (generic_line) pairs the drink with.' }),
+                    weight: Type.Number({ minimum: 0, maximum: 1, description: 'The share of those items\' confidence that counted.' }),
+                  }),
+                  Type.Null(),
+                ],
+                { description: 'The strongest discount among the drink\'s matching items; null when none was discounted.' },
+              ),
+            },
+            { description: 'How `score` was reached (issue 33, item 3): additive to v1.' },
+          ),
           guidance: Type.Array(Type.Composite([GuidanceItem, FoodMatchFields]), { description: 'The verified items pairing this drink with the food or a narrower one (or, for a dish, a parent of it), in the shape of /v1/pair guidance items.' }),
         }),
       ]),
