@@ -2,7 +2,9 @@
 // Targets: at least 13 of 15 common foods get drinks; at least 300 entities with verified pairings, in
 // all three domains; no publisher over 15% of the guidance items. Also: how many items the food
 // vocabulary places (by food, dish, or only by the broad category), and the cost of a call.
+import { existsSync, readFileSync } from 'node:fs';
 import { loadEngine, table } from './lib/evaluate.ts';
+import { precisionAt5, type HeldoutFoods } from './lib/pair-food-precision.ts';
 
 const COMMON = ['salmon', 'oysters', 'lamb', 'steak', 'pork', 'duck', 'goat cheese', 'chocolate', 'curry', 'sushi', 'pizza', 'mushrooms', 'barbecue', 'shellfish', 'blue cheese'];
 const engine = loadEngine();
@@ -88,3 +90,19 @@ const maxShare = top.length ? top[0]![1] / items : 0;
 console.log(
   `\ntargets: common foods with drinks >= 13 of 15 ${served >= 13 ? 'met' : 'MISSED'} (${served}); p99 <= 1 ms in-process ${p99 <= 1000 ? 'met' : 'MISSED'}; entities with verified pairings >= 300 ${entities >= 300 ? 'met' : 'MISSED'} (${entities}); all three domains ${byDomain.size === 3 ? 'met' : 'MISSED'}; no publisher over 15% ${maxShare <= 0.15 ? 'met' : 'MISSED'} (${(100 * maxShare).toFixed(1)}%)`,
 );
+
+// precision at 5 on the held-out food set (issue 33, item 3; test/pair-food/HELDOUT-FOODS.md): the drinks
+// that classic references name first, from publishers that no pairing item of data/ cites
+const HELDOUT = new URL('../test/pair-food/heldout-foods.json', import.meta.url);
+let p5: number | null = null;
+if (existsSync(HELDOUT)) {
+  const set = JSON.parse(readFileSync(HELDOUT, 'utf8')) as HeldoutFoods;
+  const r = precisionAt5(engine, set);
+  p5 = r.precision;
+  console.log(`
+held-out foods (${r.foods.length} foods, test/pair-food/heldout-foods.json): precision at 5 ${r.precision.toFixed(3)} (hits / min(5, drinks returned); a food with no drink counts 0), strict ${r.strict.toFixed(3)} (hits / 5), exact keys only ${r.exact.toFixed(3)}; foods with no drink ${r.empty}`);
+  if (process.argv.includes('--foods')) {
+    console.log(table(['food', 'returned', 'hits', 'top 5 (✓ = a reference drink)'], r.foods.map((f) => [f.q, f.returned, f.hits, f.top.map((d) => `${d.hit ? '✓' : '·'}${d.name}`).join(', ')])));
+  }
+}
+console.log(`held-out precision at 5 >= 0.8 ${p5 === null ? 'NOT MEASURED (no held-out set)' : p5 >= 0.8 ? 'met' : 'MISSED'}`);
