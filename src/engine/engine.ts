@@ -627,7 +627,17 @@ export class Engine {
       }
     }
     const first = e.grapeRules[0]!;
-    const fact = { ...this.factOut({ value: [], source: first.source, locator: first.locator }), value };
+    // honest completeness (issue 34, item 2): a partial set says so, with the names it could not map
+    const unmapped: { name: string; reason: string; source_text: string | null; source_key: string }[] = [];
+    const notes: string[] = [];
+    let complete = true;
+    for (const set of e.grapeRules) {
+      if (want && set.scope && this.scopeMatch(set.scope, want) === 'out_of_scope') continue;
+      if (!set.complete) complete = false;
+      for (const u of set.unmapped ?? []) if (!unmapped.some((x) => x.name === u.name)) unmapped.push({ name: u.name, reason: u.reason, source_text: u.source_text ?? null, source_key: set.source });
+      if (set.completeness_note) notes.push(set.completeness_note);
+    }
+    const fact = { ...this.factOut({ value: [], source: first.source, locator: first.locator }), value, complete, unmapped, completeness_note: notes.length ? notes.join(' ') : null };
     if (value.length <= cap) return fact;
     // a long rule list (a regional register of varieties) is cut, strongest roles first, and says so
     const rank: Record<string, number> = { required: 0, principal: 1, permitted: 2, accessory: 3 };

@@ -186,6 +186,19 @@ export const QueryTerm = Type.Object({
 export const SourcedFact = Type.Object({
   value: Type.Unknown(),
   value_total: Type.Optional(Type.Integer({ minimum: 0, description: 'Present when a long list value was cut (an appellation\'s grape rules over 50 items, strongest roles first): the length of the whole list. The profile\'s relations_more.grape_rules links to it.' })),
+  complete: Type.Optional(Type.Boolean({ description: 'On an appellation\'s `grapes` (issue 34): true when every variety its rule sets\' sources list is in `value`; false when a listed name maps to no grape (see `unmapped`) or the whole list was not re-read (see `completeness_note`). A partial list is never the appellation\'s whole set of grapes.' })),
+  unmapped: Type.Optional(
+    Type.Array(
+      Type.Object({
+        name: Type.String({ description: 'The variety name the source lists.' }),
+        reason: Type.String({ description: '"no_grape_record", "no_vivc_match", "several_vivc_numbers", "several_grapes" (the name is several grapes\' name), "name_of_another_entity" or "not_a_variety" (a field blend).' }),
+        source_text: Type.Union([Type.String(), Type.Null()], { description: 'The name as the source writes it, where it differs.' }),
+        source_key: Type.String({ description: 'The rule set\'s source.' }),
+      }),
+      { description: 'On an appellation\'s `grapes`: the names its sources list that are not in `value`, with the reason (empty when complete).' },
+    ),
+  ),
+  completeness_note: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Why a set is partial when no name is known to be missing (a list nobody re-read whole).' })),
   provenance: Provenance,
 });
 

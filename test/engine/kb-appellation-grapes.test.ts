@@ -184,13 +184,13 @@ describe('the loader checks rule sets', () => {
     }
   }
   test('a grape that is no served grape, and an appellation that is no wine geography, are reported', () => {
-    const p1 = withSet({ appellation: 'geo/barolo', source: 'hellotaste-barolo-disciplinare', locator: 'x', grapes: [{ grape: 'grape/no-such-grape', role: 'required', min_share: null, max_share: null }] });
+    const p1 = withSet({ appellation: 'geo/barolo', source: 'hellotaste-barolo-disciplinare', locator: 'x', complete: true, grapes: [{ grape: 'grape/no-such-grape', role: 'required', min_share: null, max_share: null }] });
     assert.ok(p1.some((p) => /not a served grape/.test(p.message)), JSON.stringify(p1));
-    const p2 = withSet({ appellation: 'grape/nebbiolo', source: 'hellotaste-barolo-disciplinare', locator: 'x', grapes: [{ grape: 'grape/nebbiolo', role: 'required', min_share: null, max_share: null }] });
+    const p2 = withSet({ appellation: 'grape/nebbiolo', source: 'hellotaste-barolo-disciplinare', locator: 'x', complete: true, grapes: [{ grape: 'grape/nebbiolo', role: 'required', min_share: null, max_share: null }] });
     assert.ok(p2.some((p) => /not a wine geography/.test(p.message)), JSON.stringify(p2));
   });
   test('a dataset-only set may not say required nor give shares', () => {
-    const p = withSet({ appellation: 'geo/rioja', source: 'eambrosia-single-docs-candiago-2022', locator: 'x', grapes: [{ grape: 'grape/tempranillo', role: 'required', min_share: 50, max_share: null }] });
+    const p = withSet({ appellation: 'geo/rioja', source: 'eambrosia-single-docs-candiago-2022', locator: 'x', complete: true, grapes: [{ grape: 'grape/tempranillo', role: 'required', min_share: 50, max_share: null }] });
     assert.ok(p.some((x) => /never "required"/.test(x.message)), JSON.stringify(p));
   });
 });

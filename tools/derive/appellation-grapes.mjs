@@ -24,8 +24,9 @@
 //   data/sources/appellation-grapes.json             the sources of both
 // Grape names are matched, case, accents and spacing aside, to a served grape's name or alias or VIVC
 // prime name first; then to a VIVC prime name. A name matching neither, or several VIVC numbers, is
-// left out (counted in the console report), never guessed. A new grape whose name is already the name
-// of another entity is left out too (it would need an ambiguity declaration and a source for it).
+// left out of the set's grapes, never guessed, and listed in its `unmapped` with the reason (the set is then
+// `complete: false`). A new grape whose name is already the name of another entity is listed the same way
+// (it would need an ambiguity declaration and a source for it).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -106,6 +107,8 @@ for (const e of entities) {
     }
   }
 }
+// this script's previous output: the grapes it has served (their keys stay)
+const previous = new Map(fs.existsSync(OUT_GRAPES) ? JSON.parse(fs.readFileSync(OUT_GRAPES, 'utf8')).map((r) => [r.key, r]) : []);
 const grapeByVivc = new Map();
 for (const e of entities) if (e.type === 'grape' && typeof e.facts.vivc_id?.value === 'string') grapeByVivc.set(e.facts.vivc_id.value, e.key);
 const vivcByName = new Map();
@@ -142,26 +145,33 @@ function vivcGrape(key, name, row, notes) {
   return { key, type: 'grape', name, review: 'reviewed', aliases: [], facts, notes };
 }
 
-/** The grape key a lead name stands for, creating a VIVC-backed record when none exists; null when unsure. */
+/**
+ * The grape key a lead name stands for, creating a VIVC-backed record when none exists; else why not
+ * ({ reason }: the name is then listed in its set's `unmapped`, never dropped silently; issue 34, item 2).
+ */
 function grapeFor(name) {
   const k = key(name);
   const have = grapeByName.get(k);
-  if (have?.size === 1) { stats.matchedExisting++; return [...have][0]; }
-  if (have && have.size > 1) { stats.ambiguousName++; return null; }
+  if (have?.size === 1) { stats.matchedExisting++; return { key: [...have][0] }; }
+  if (have && have.size > 1) { stats.ambiguousName++; return { reason: 'several_grapes' }; }
   const rows = vivcByName.get(k);
-  if (!rows || rows.length !== 1) { stats.unmatched.set(name, (stats.unmatched.get(name) ?? 0) + 1); return null; }
+  if (!rows || rows.length !== 1) { stats.unmatched.set(name, (stats.unmatched.get(name) ?? 0) + 1); return { reason: rows ? 'several_vivc_numbers' : 'no_vivc_match' }; }
   const row = rows[0];
   const existing = grapeByVivc.get(row.vivc_number);
-  if (existing) { stats.matchedExisting++; return existing; }
-  if (anyName.has(k)) { stats.nameTaken++; return null; }
+  if (existing) { stats.matchedExisting++; return { key: existing }; }
   const gkey = `grape/${slug(name)}`;
+  // a grape this script served before keeps its id, even when a name added since collides with it (ids are
+  // forever; the collision is a declared ambiguity, data/ambiguities/)
+  const before = previous.get(gkey);
+  const kept = before?.facts?.vivc_id?.value === row.vivc_number;
+  if (anyName.has(k) && !kept) { stats.nameTaken++; return { reason: 'name_of_another_entity' }; }
   if (!newGrapes.has(gkey)) {
-    if (entities.some((e) => e.key === gkey)) { stats.nameTaken++; return null; }
+    if (entities.some((e) => e.key === gkey)) { stats.nameTaken++; return { reason: 'name_of_another_entity' }; }
     newGrapes.set(gkey, vivcGrape(gkey, /^[\p{Lu}\s\-']+$/u.test(name) ? titleCase(name) : name, row,
       `Named in the grape rules of an EU wine PDO (eAmbrosia single document, as extracted by Candiago et al.); matched to VIVC ${row.vivc_number} "${row.prime_name.trim()}" by exact prime name (case, accents and spacing aside).`));
   }
   stats.matchedNew++;
-  return gkey;
+  return { key: gkey };
 }
 
 // grapes that the rule sets read in official texts name by a key no record holds yet: each key is the
@@ -186,28 +196,42 @@ for (const f of fs.readdirSync(ruleDir).filter((x) => x.endsWith('.json') && pat
   }
 }
 
-// one rule set per PDO: a grape named principal for some wine type is principal, else permitted
-const sets = new Map(); // geo key → {source, file, grapes: Map}
+// one rule set per PDO: a grape named principal for some wine type is principal, else permitted; a name
+// that maps to no grape is listed in the set's `unmapped` with the reason, and the set is `complete: false`
+const sets = new Map(); // geo key → {source, file, grapes: Map, unmapped: Map, rows: []}
 for (const r of leads) {
   const geo = geoByFile.get(r.file_number) ?? geoByFile.get(r.file_number.split('-AM')[0]) ?? geoByNameCountry.get(`${key(r.appellation)}|${isoOf.get(key(r.country))}`) ?? undefined;
   if (!geo) { stats.noAppellation++; continue; }
-  const g = grapeFor(r.grape);
-  if (!g) continue;
-  if (!sets.has(geo)) sets.set(geo, { source: SOURCE_OF(r.source_publisher), file: r.file_number, grapes: new Map() });
+  if (!sets.has(geo)) sets.set(geo, { source: SOURCE_OF(r.source_publisher), file: r.file_number, grapes: new Map(), unmapped: new Map(), rows: [] });
   const set = sets.get(geo);
+  const g = grapeFor(r.grape);
+  set.rows.push({ r, g });
+  if (!g.key) {
+    if (!set.unmapped.has(r.grape)) set.unmapped.set(r.grape, { name: r.grape, reason: g.reason });
+    continue;
+  }
   const principal = /principal \(([^)]*)\)/.exec(r.role);
-  const cur = set.grapes.get(g);
-  if (principal) set.grapes.set(g, { grape: g, role: 'principal', min_share: null, max_share: null, scope: principal[1] });
-  else if (!cur) set.grapes.set(g, { grape: g, role: 'permitted', min_share: null, max_share: null, scope: null });
+  const cur = set.grapes.get(g.key);
+  if (principal) set.grapes.set(g.key, { grape: g.key, role: 'principal', min_share: null, max_share: null, scope: principal[1] });
+  else if (!cur) set.grapes.set(g.key, { grape: g.key, role: 'permitted', min_share: null, max_share: null, scope: null });
+}
+// the derivation fails when a name of a served PDO's rows is neither mapped nor listed (issue 34, item 2)
+for (const [geo, set] of sets) {
+  for (const { r, g } of set.rows) {
+    if (g.key ? !set.grapes.has(g.key) : !set.unmapped.has(r.grape)) throw new Error(`${geo}: "${r.grape}" (file ${r.file_number}) was dropped without being listed`);
+  }
 }
 const rules = [...sets].sort(([a], [b]) => (a < b ? -1 : 1)).map(([appellation, s]) => ({
   appellation,
   source: s.source,
   locator: `eAmbrosia single document of file ${s.file}: grape varieties (as extracted in the dataset)`,
   scope: null,
+  complete: s.unmapped.size === 0,
+  ...(s.unmapped.size ? { unmapped: [...s.unmapped.values()].sort((a, b) => (a.name < b.name ? -1 : 1)) } : {}),
   grapes: [...s.grapes.values()].sort((a, b) => (a.role === b.role ? (a.grape < b.grape ? -1 : 1) : a.role === 'principal' ? -1 : 1)),
 }));
-
+const partial = rules.filter((r) => !r.complete).length;
+console.log(`sets: ${rules.length - partial} complete, ${partial} partial (complete: false, with their unmapped names), ${rules.filter((r) => !r.grapes.length).length} with no mapped name`);
 writeWhole(OUT_RULES, rules);
 writeWhole(OUT_GRAPES, [...newGrapes.values()].sort((a, b) => (a.key < b.key ? -1 : 1)));
 writeWhole(OUT_SOURCES, SOURCES);

@@ -313,6 +313,10 @@ export interface paths {
                                     /** @description Every fact carries its provenance. An appellation whose product specification was read has `grapes` with value `[{entity_id, canonical_name, entity_type, domain, role, min_share, max_share, scope, source_key, locator}]`: role is required (the wine must contain it, or be made of it alone), principal (named as the main variety), permitted or accessory; shares are percentages as the text states them, else null; scope is the wine type the entry holds for, else null. A set read only through a dataset's extraction of the single document (its source carries retrieved_via kind dataset) is never required and gives no shares. Where no rules were read, a `grapes` fact (if any) is the list of varieties its source names. */
                                     facts: {
                                         [key: string]: {
+                                            /** @description On an appellation's `grapes` (issue 34): true when every variety its rule sets' sources list is in `value`; false when a listed name maps to no grape (see `unmapped`) or the whole list was not re-read (see `completeness_note`). A partial list is never the appellation's whole set of grapes. */
+                                            complete?: boolean;
+                                            /** @description Why a set is partial when no name is known to be missing (a list nobody re-read whole). */
+                                            completeness_note?: string | null;
                                             provenance: {
                                                 /** @description Language of source_excerpt (ISO 639-1 or -3); null when there is no excerpt. */
                                                 language_code: string | null;
@@ -333,6 +337,17 @@ export interface paths {
                                                 /** Format: uri */
                                                 source_url: string;
                                             };
+                                            /** @description On an appellation's `grapes`: the names its sources list that are not in `value`, with the reason (empty when complete). */
+                                            unmapped?: {
+                                                /** @description The variety name the source lists. */
+                                                name: string;
+                                                /** @description "no_grape_record", "no_vivc_match", "several_vivc_numbers", "several_grapes" (the name is several grapes' name), "name_of_another_entity" or "not_a_variety" (a field blend). */
+                                                reason: string;
+                                                /** @description The rule set's source. */
+                                                source_key: string;
+                                                /** @description The name as the source writes it, where it differs. */
+                                                source_text: string | null;
+                                            }[];
                                             value: unknown;
                                             /** @description Present when a long list value was cut (an appellation's grape rules over 50 items, strongest roles first): the length of the whole list. The profile's relations_more.grape_rules links to it. */
                                             value_total?: number;
@@ -472,6 +487,10 @@ export interface paths {
                                     /** @description Every fact carries its provenance. An appellation whose product specification was read has `grapes` with value `[{entity_id, canonical_name, entity_type, domain, role, min_share, max_share, scope, source_key, locator}]`: role is required (the wine must contain it, or be made of it alone), principal (named as the main variety), permitted or accessory; shares are percentages as the text states them, else null; scope is the wine type the entry holds for, else null. A set read only through a dataset's extraction of the single document (its source carries retrieved_via kind dataset) is never required and gives no shares. Where no rules were read, a `grapes` fact (if any) is the list of varieties its source names. */
                                     facts: {
                                         [key: string]: {
+                                            /** @description On an appellation's `grapes` (issue 34): true when every variety its rule sets' sources list is in `value`; false when a listed name maps to no grape (see `unmapped`) or the whole list was not re-read (see `completeness_note`). A partial list is never the appellation's whole set of grapes. */
+                                            complete?: boolean;
+                                            /** @description Why a set is partial when no name is known to be missing (a list nobody re-read whole). */
+                                            completeness_note?: string | null;
                                             provenance: {
                                                 /** @description Language of source_excerpt (ISO 639-1 or -3); null when there is no excerpt. */
                                                 language_code: string | null;
@@ -492,6 +511,17 @@ export interface paths {
                                                 /** Format: uri */
                                                 source_url: string;
                                             };
+                                            /** @description On an appellation's `grapes`: the names its sources list that are not in `value`, with the reason (empty when complete). */
+                                            unmapped?: {
+                                                /** @description The variety name the source lists. */
+                                                name: string;
+                                                /** @description "no_grape_record", "no_vivc_match", "several_vivc_numbers", "several_grapes" (the name is several grapes' name), "name_of_another_entity" or "not_a_variety" (a field blend). */
+                                                reason: string;
+                                                /** @description The rule set's source. */
+                                                source_key: string;
+                                                /** @description The name as the source writes it, where it differs. */
+                                                source_text: string | null;
+                                            }[];
                                             value: unknown;
                                             /** @description Present when a long list value was cut (an appellation's grape rules over 50 items, strongest roles first): the length of the whole list. The profile's relations_more.grape_rules links to it. */
                                             value_total?: number;
@@ -1042,6 +1072,10 @@ export interface paths {
                                     /** @description Every fact carries its provenance. An appellation whose product specification was read has `grapes` with value `[{entity_id, canonical_name, entity_type, domain, role, min_share, max_share, scope, source_key, locator}]`: role is required (the wine must contain it, or be made of it alone), principal (named as the main variety), permitted or accessory; shares are percentages as the text states them, else null; scope is the wine type the entry holds for, else null. A set read only through a dataset's extraction of the single document (its source carries retrieved_via kind dataset) is never required and gives no shares. Where no rules were read, a `grapes` fact (if any) is the list of varieties its source names. */
                                     facts: {
                                         [key: string]: {
+                                            /** @description On an appellation's `grapes` (issue 34): true when every variety its rule sets' sources list is in `value`; false when a listed name maps to no grape (see `unmapped`) or the whole list was not re-read (see `completeness_note`). A partial list is never the appellation's whole set of grapes. */
+                                            complete?: boolean;
+                                            /** @description Why a set is partial when no name is known to be missing (a list nobody re-read whole). */
+                                            completeness_note?: string | null;
                                             provenance: {
                                                 /** @description Language of source_excerpt (ISO 639-1 or -3); null when there is no excerpt. */
                                                 language_code: string | null;
@@ -1062,6 +1096,17 @@ export interface paths {
                                                 /** Format: uri */
                                                 source_url: string;
                                             };
+                                            /** @description On an appellation's `grapes`: the names its sources list that are not in `value`, with the reason (empty when complete). */
+                                            unmapped?: {
+                                                /** @description The variety name the source lists. */
+                                                name: string;
+                                                /** @description "no_grape_record", "no_vivc_match", "several_vivc_numbers", "several_grapes" (the name is several grapes' name), "name_of_another_entity" or "not_a_variety" (a field blend). */
+                                                reason: string;
+                                                /** @description The rule set's source. */
+                                                source_key: string;
+                                                /** @description The name as the source writes it, where it differs. */
+                                                source_text: string | null;
+                                            }[];
                                             value: unknown;
                                             /** @description Present when a long list value was cut (an appellation's grape rules over 50 items, strongest roles first): the length of the whole list. The profile's relations_more.grape_rules links to it. */
                                             value_total?: number;
@@ -1201,6 +1246,10 @@ export interface paths {
                                     /** @description Every fact carries its provenance. An appellation whose product specification was read has `grapes` with value `[{entity_id, canonical_name, entity_type, domain, role, min_share, max_share, scope, source_key, locator}]`: role is required (the wine must contain it, or be made of it alone), principal (named as the main variety), permitted or accessory; shares are percentages as the text states them, else null; scope is the wine type the entry holds for, else null. A set read only through a dataset's extraction of the single document (its source carries retrieved_via kind dataset) is never required and gives no shares. Where no rules were read, a `grapes` fact (if any) is the list of varieties its source names. */
                                     facts: {
                                         [key: string]: {
+                                            /** @description On an appellation's `grapes` (issue 34): true when every variety its rule sets' sources list is in `value`; false when a listed name maps to no grape (see `unmapped`) or the whole list was not re-read (see `completeness_note`). A partial list is never the appellation's whole set of grapes. */
+                                            complete?: boolean;
+                                            /** @description Why a set is partial when no name is known to be missing (a list nobody re-read whole). */
+                                            completeness_note?: string | null;
                                             provenance: {
                                                 /** @description Language of source_excerpt (ISO 639-1 or -3); null when there is no excerpt. */
                                                 language_code: string | null;
@@ -1221,6 +1270,17 @@ export interface paths {
                                                 /** Format: uri */
                                                 source_url: string;
                                             };
+                                            /** @description On an appellation's `grapes`: the names its sources list that are not in `value`, with the reason (empty when complete). */
+                                            unmapped?: {
+                                                /** @description The variety name the source lists. */
+                                                name: string;
+                                                /** @description "no_grape_record", "no_vivc_match", "several_vivc_numbers", "several_grapes" (the name is several grapes' name), "name_of_another_entity" or "not_a_variety" (a field blend). */
+                                                reason: string;
+                                                /** @description The rule set's source. */
+                                                source_key: string;
+                                                /** @description The name as the source writes it, where it differs. */
+                                                source_text: string | null;
+                                            }[];
                                             value: unknown;
                                             /** @description Present when a long list value was cut (an appellation's grape rules over 50 items, strongest roles first): the length of the whole list. The profile's relations_more.grape_rules links to it. */
                                             value_total?: number;
@@ -1920,6 +1980,10 @@ export interface paths {
                                 /** @description Every fact carries its provenance. An appellation whose product specification was read has `grapes` with value `[{entity_id, canonical_name, entity_type, domain, role, min_share, max_share, scope, source_key, locator}]`: role is required (the wine must contain it, or be made of it alone), principal (named as the main variety), permitted or accessory; shares are percentages as the text states them, else null; scope is the wine type the entry holds for, else null. A set read only through a dataset's extraction of the single document (its source carries retrieved_via kind dataset) is never required and gives no shares. Where no rules were read, a `grapes` fact (if any) is the list of varieties its source names. */
                                 facts: {
                                     [key: string]: {
+                                        /** @description On an appellation's `grapes` (issue 34): true when every variety its rule sets' sources list is in `value`; false when a listed name maps to no grape (see `unmapped`) or the whole list was not re-read (see `completeness_note`). A partial list is never the appellation's whole set of grapes. */
+                                        complete?: boolean;
+                                        /** @description Why a set is partial when no name is known to be missing (a list nobody re-read whole). */
+                                        completeness_note?: string | null;
                                         provenance: {
                                             /** @description Language of source_excerpt (ISO 639-1 or -3); null when there is no excerpt. */
                                             language_code: string | null;
@@ -1940,6 +2004,17 @@ export interface paths {
                                             /** Format: uri */
                                             source_url: string;
                                         };
+                                        /** @description On an appellation's `grapes`: the names its sources list that are not in `value`, with the reason (empty when complete). */
+                                        unmapped?: {
+                                            /** @description The variety name the source lists. */
+                                            name: string;
+                                            /** @description "no_grape_record", "no_vivc_match", "several_vivc_numbers", "several_grapes" (the name is several grapes' name), "name_of_another_entity" or "not_a_variety" (a field blend). */
+                                            reason: string;
+                                            /** @description The rule set's source. */
+                                            source_key: string;
+                                            /** @description The name as the source writes it, where it differs. */
+                                            source_text: string | null;
+                                        }[];
                                         value: unknown;
                                         /** @description Present when a long list value was cut (an appellation's grape rules over 50 items, strongest roles first): the length of the whole list. The profile's relations_more.grape_rules links to it. */
                                         value_total?: number;
@@ -2382,6 +2457,10 @@ export interface paths {
                                 /** @description Every fact carries its provenance. An appellation whose product specification was read has `grapes` with value `[{entity_id, canonical_name, entity_type, domain, role, min_share, max_share, scope, source_key, locator}]`: role is required (the wine must contain it, or be made of it alone), principal (named as the main variety), permitted or accessory; shares are percentages as the text states them, else null; scope is the wine type the entry holds for, else null. A set read only through a dataset's extraction of the single document (its source carries retrieved_via kind dataset) is never required and gives no shares. Where no rules were read, a `grapes` fact (if any) is the list of varieties its source names. */
                                 facts: {
                                     [key: string]: {
+                                        /** @description On an appellation's `grapes` (issue 34): true when every variety its rule sets' sources list is in `value`; false when a listed name maps to no grape (see `unmapped`) or the whole list was not re-read (see `completeness_note`). A partial list is never the appellation's whole set of grapes. */
+                                        complete?: boolean;
+                                        /** @description Why a set is partial when no name is known to be missing (a list nobody re-read whole). */
+                                        completeness_note?: string | null;
                                         provenance: {
                                             /** @description Language of source_excerpt (ISO 639-1 or -3); null when there is no excerpt. */
                                             language_code: string | null;
@@ -2402,6 +2481,17 @@ export interface paths {
                                             /** Format: uri */
                                             source_url: string;
                                         };
+                                        /** @description On an appellation's `grapes`: the names its sources list that are not in `value`, with the reason (empty when complete). */
+                                        unmapped?: {
+                                            /** @description The variety name the source lists. */
+                                            name: string;
+                                            /** @description "no_grape_record", "no_vivc_match", "several_vivc_numbers", "several_grapes" (the name is several grapes' name), "name_of_another_entity" or "not_a_variety" (a field blend). */
+                                            reason: string;
+                                            /** @description The rule set's source. */
+                                            source_key: string;
+                                            /** @description The name as the source writes it, where it differs. */
+                                            source_text: string | null;
+                                        }[];
                                         value: unknown;
                                         /** @description Present when a long list value was cut (an appellation's grape rules over 50 items, strongest roles first): the length of the whole list. The profile's relations_more.grape_rules links to it. */
                                         value_total?: number;
@@ -4652,6 +4742,10 @@ export interface paths {
                                 /** @description Every fact carries its provenance. An appellation whose product specification was read has `grapes` with value `[{entity_id, canonical_name, entity_type, domain, role, min_share, max_share, scope, source_key, locator}]`: role is required (the wine must contain it, or be made of it alone), principal (named as the main variety), permitted or accessory; shares are percentages as the text states them, else null; scope is the wine type the entry holds for, else null. A set read only through a dataset's extraction of the single document (its source carries retrieved_via kind dataset) is never required and gives no shares. Where no rules were read, a `grapes` fact (if any) is the list of varieties its source names. */
                                 facts: {
                                     [key: string]: {
+                                        /** @description On an appellation's `grapes` (issue 34): true when every variety its rule sets' sources list is in `value`; false when a listed name maps to no grape (see `unmapped`) or the whole list was not re-read (see `completeness_note`). A partial list is never the appellation's whole set of grapes. */
+                                        complete?: boolean;
+                                        /** @description Why a set is partial when no name is known to be missing (a list nobody re-read whole). */
+                                        completeness_note?: string | null;
                                         provenance: {
                                             /** @description Language of source_excerpt (ISO 639-1 or -3); null when there is no excerpt. */
                                             language_code: string | null;
@@ -4672,6 +4766,17 @@ export interface paths {
                                             /** Format: uri */
                                             source_url: string;
                                         };
+                                        /** @description On an appellation's `grapes`: the names its sources list that are not in `value`, with the reason (empty when complete). */
+                                        unmapped?: {
+                                            /** @description The variety name the source lists. */
+                                            name: string;
+                                            /** @description "no_grape_record", "no_vivc_match", "several_vivc_numbers", "several_grapes" (the name is several grapes' name), "name_of_another_entity" or "not_a_variety" (a field blend). */
+                                            reason: string;
+                                            /** @description The rule set's source. */
+                                            source_key: string;
+                                            /** @description The name as the source writes it, where it differs. */
+                                            source_text: string | null;
+                                        }[];
                                         value: unknown;
                                         /** @description Present when a long list value was cut (an appellation's grape rules over 50 items, strongest roles first): the length of the whole list. The profile's relations_more.grape_rules links to it. */
                                         value_total?: number;
@@ -5143,6 +5248,10 @@ export interface paths {
                                 /** @description Every fact carries its provenance. An appellation whose product specification was read has `grapes` with value `[{entity_id, canonical_name, entity_type, domain, role, min_share, max_share, scope, source_key, locator}]`: role is required (the wine must contain it, or be made of it alone), principal (named as the main variety), permitted or accessory; shares are percentages as the text states them, else null; scope is the wine type the entry holds for, else null. A set read only through a dataset's extraction of the single document (its source carries retrieved_via kind dataset) is never required and gives no shares. Where no rules were read, a `grapes` fact (if any) is the list of varieties its source names. */
                                 facts: {
                                     [key: string]: {
+                                        /** @description On an appellation's `grapes` (issue 34): true when every variety its rule sets' sources list is in `value`; false when a listed name maps to no grape (see `unmapped`) or the whole list was not re-read (see `completeness_note`). A partial list is never the appellation's whole set of grapes. */
+                                        complete?: boolean;
+                                        /** @description Why a set is partial when no name is known to be missing (a list nobody re-read whole). */
+                                        completeness_note?: string | null;
                                         provenance: {
                                             /** @description Language of source_excerpt (ISO 639-1 or -3); null when there is no excerpt. */
                                             language_code: string | null;
@@ -5163,6 +5272,17 @@ export interface paths {
                                             /** Format: uri */
                                             source_url: string;
                                         };
+                                        /** @description On an appellation's `grapes`: the names its sources list that are not in `value`, with the reason (empty when complete). */
+                                        unmapped?: {
+                                            /** @description The variety name the source lists. */
+                                            name: string;
+                                            /** @description "no_grape_record", "no_vivc_match", "several_vivc_numbers", "several_grapes" (the name is several grapes' name), "name_of_another_entity" or "not_a_variety" (a field blend). */
+                                            reason: string;
+                                            /** @description The rule set's source. */
+                                            source_key: string;
+                                            /** @description The name as the source writes it, where it differs. */
+                                            source_text: string | null;
+                                        }[];
                                         value: unknown;
                                         /** @description Present when a long list value was cut (an appellation's grape rules over 50 items, strongest roles first): the length of the whole list. The profile's relations_more.grape_rules links to it. */
                                         value_total?: number;

@@ -559,6 +559,10 @@ export function loadKnowledgeBase(dataDir: string): { kb: KnowledgeBase; problem
         problems.push({ ...where, field: f, message: 'a rule read only through a dataset is never "required" and gives no shares' });
       }
     });
+    // honest completeness (issue 34, item 2): a partial set says which names it could not map, or why not
+    if (rec.complete && rec.unmapped?.length) problems.push({ ...where, field: 'complete', message: 'a set with unmapped names is not complete' });
+    if (!rec.complete && !rec.unmapped?.length && !rec.completeness_note) problems.push({ ...where, field: 'unmapped', message: 'a partial set lists the names it could not map (or says in completeness_note why the list was not re-read)' });
+    if (!rec.grapes.length && !rec.unmapped?.length) problems.push({ ...where, field: 'grapes', message: 'a set with no grapes lists its unmapped names' });
     if (!ok) continue;
     if (!setsOf.has(rec.appellation)) setsOf.set(rec.appellation, []);
     setsOf.get(rec.appellation)!.push(item);

@@ -339,6 +339,9 @@ export const DesignationsFileSchema = Type.Object({ terms: Type.Array(Type.Unkno
 export const GRAPE_ROLES = ['required', 'principal', 'permitted', 'accessory'] as const;
 export type GrapeRole = (typeof GRAPE_ROLES)[number];
 const Share = Type.Union([Type.Number({ minimum: 0, maximum: 100 }), Type.Null()]);
+/** Why a variety a rule's source lists is not among its grapes (issue 34, item 2). */
+export const UNMAPPED_REASONS = ['no_grape_record', 'no_vivc_match', 'several_vivc_numbers', 'several_grapes', 'name_of_another_entity', 'not_a_variety'] as const;
+
 export const GrapeRuleSetSchema = Type.Object(
   {
     appellation: Type.String({ pattern: ENTITY_KEY_PATTERN }),
@@ -358,8 +361,29 @@ export const GrapeRuleSetSchema = Type.Object(
         },
         { additionalProperties: false },
       ),
-      { minItems: 1 },
+      { minItems: 0 },
     ),
+    /**
+     * Whether every variety the source lists is among `grapes` (issue 34, item 2). A set is `false` when a
+     * listed name maps to no grape (each such name is in `unmapped`), or when nobody re-read the whole list
+     * (`completeness_note` says so). Unnamed "other varieties" clauses do not make a set partial.
+     */
+    complete: Type.Boolean(),
+    unmapped: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            name: Str,
+            reason: Type.Union(UNMAPPED_REASONS.map((r) => Type.Literal(r))),
+            /** the name as the source writes it, where it differs from `name` */
+            source_text: Type.Optional(Str),
+          },
+          { additionalProperties: false },
+        ),
+        { minItems: 1 },
+      ),
+    ),
+    completeness_note: Type.Optional(Str),
     note: Type.Optional(Str),
   },
   { additionalProperties: false },

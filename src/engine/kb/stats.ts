@@ -90,17 +90,25 @@ function evidenceStats(kb: KnowledgeBase, dataDir: string) {
  * through a dataset's extraction are counted apart (`rules_from_dataset`).
  */
 function appellationGrapes(kb: KnowledgeBase) {
-  const by: Record<string, { appellations: number; rules: number; rules_from_dataset: number; listed: number; none: number }> = {};
-  const total = { appellations: 0, rules: 0, rules_from_dataset: 0, listed: 0, none: 0 };
+  type Row = { appellations: number; rules: number; rules_from_dataset: number; listed: number; none: number; complete: number; partial: number; official: number };
+  const zero = (): Row => ({ appellations: 0, rules: 0, rules_from_dataset: 0, listed: 0, none: 0, complete: 0, partial: 0, official: 0 });
+  const by: Record<string, Row> = {};
+  const total = zero();
   for (const e of kb.entities) {
     if (e.type !== 'wine_geography' || e.facts.level?.value !== 'appellation') continue;
     const c = typeof e.facts.country?.value === 'string' ? e.facts.country.value : 'none';
-    const row = (by[c] ??= { appellations: 0, rules: 0, rules_from_dataset: 0, listed: 0, none: 0 });
+    const row = (by[c] ??= zero());
     const dataset = e.grapeRules.length > 0 && e.grapeRules.every((r) => kb.sources.get(r.source)?.retrieved_via?.kind === 'dataset');
     const kind = e.grapeRules.length ? (dataset ? 'rules_from_dataset' : 'rules') : e.facts.grapes ? 'listed' : 'none';
     for (const r of [row, total]) {
       r.appellations++;
       r[kind]++;
+      // issue 34, item 2: served rule sets, complete or partial (complete: false, with the names they could
+      // not map), and official (read in a text, not only through a dataset's extraction)
+      if (e.grapeRules.length) {
+        r[e.grapeRules.every((x) => x.complete) ? 'complete' : 'partial']++;
+        if (!dataset) r.official++;
+      }
     }
   }
   return { ...total, by_country: Object.fromEntries(Object.entries(by).sort((a, b) => b[1].appellations - a[1].appellations || a[0].localeCompare(b[0]))) };
