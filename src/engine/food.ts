@@ -15,7 +15,8 @@
 // (up to two steps up, never a root such as Meals or Meats) applies at PARENT_WEIGHT and is marked "parent";
 // evidence about another version of the dish (asparagus risotto for a mushroom risotto) or about one of
 // its foods alone (a leg of lamb for a lamb tagine) does not apply. A query that names only a drink (an
-// entry under Alcoholic beverages: "barolo") is no food (`drinks`).
+// entry under Alcoholic beverages: "barolo") is no food (`drinks`). A single word that is no name but a
+// word of the names of one dish (and of dishes below it) only names that dish ("carbonara": `headLookup`).
 import { damerau, exactForm, fold, STOP_WORDS } from './normalize.ts';
 import type { Entity, KnowledgeBase } from './kb/load.ts';
 import type { FoodVocabularyRecord, GuidanceItemRecord } from './kb/schema.ts';
@@ -155,6 +156,8 @@ export class FoodVocabulary {
   private readonly dishMemo = new Map<number, boolean>();
   private readonly parentMemo = new Map<string, Map<number, number>>();
   private readonly drinkRoot: number | undefined;
+  /** word → the dishes one of whose names has it as a word (headLookup; built on first use) */
+  private dishWords: Map<string, number[]> | undefined;
 
   constructor(readonly record: FoodVocabularyRecord) {
     const nodes = record.nodes;
@@ -233,9 +236,47 @@ export class FoodVocabulary {
     const names = englishOnly ? this.byEnglishName : this.byName;
     const folded = key(q);
     if (!folded) return [];
-    const whole = this.lookup(folded, names) ?? this.bagLookup(folded);
+    const whole = this.lookup(folded, names) ?? this.bagLookup(folded) ?? this.headLookup(folded);
     if (whole) return [{ text: q.trim(), nodes: whole }];
     return this.scan(folded, names);
+  }
+
+  /**
+   * A single word that is no name but a word of the names of one dish and of dishes below it only: that
+   * dish ("carbonara": Carbonara-style pasta, whose narrower entries are the spaghetti and tagliatelle with
+   * carbonara; "Carbonara sauces" is no dish). A word of several unrelated dishes names none of them.
+   */
+  private headLookup(folded: string): number[] | undefined {
+    if (folded.length < 4 || folded.includes(' ') || STOP_WORDS.has(folded) || BAG_FILLER.has(folded)) return undefined;
+    if (!this.dishWords) {
+      const index = new Map<string, number[]>();
+      for (let i = 0; i < this.ids.length; i++) {
+        if (!this.ids[i]!.startsWith('cat:') || !this.isDish(i)) continue;
+        for (const list of Object.values(this.record.nodes[i]!.names)) {
+          for (const name of list) {
+            for (const w of key(name).split(/[\s-]+/)) {
+              if (w.length < 4) continue;
+              const at = index.get(w);
+              if (!at) index.set(w, [i]);
+              else if (!at.includes(i)) at.push(i);
+            }
+          }
+        }
+      }
+      this.dishWords = index;
+    }
+    const hit = this.dishWords.get(folded) ?? numberVariants(folded).map((v) => this.dishWords!.get(v)).find(Boolean);
+    if (!hit) return undefined;
+    let tops = hit.filter((n) => !hit.some((m) => m !== n && this.ancestorsOrSelf(n).has(m)));
+    // a dish named by another's name and more words is that dish named more narrowly ("Carbonara-style
+    // pasta (spaghetti tagliatelle…)", the 2020 name of "Carbonara-style pasta")
+    if (tops.length > 1) {
+      const words = (n: number) => new Set(key(this.labels[n]!).replace(/-/g, ' ').split(' ').filter((w) => w && !STOP_WORDS.has(w) && !BAG_FILLER.has(w)));
+      const sets = new Map(tops.map((n) => [n, words(n)]));
+      const within = (a: Set<string>, b: Set<string>) => a.size < b.size && [...a].every((w) => b.has(w));
+      tops = tops.filter((n) => !tops.some((m) => m !== n && within(sets.get(m)!, sets.get(n)!)));
+    }
+    return tops.length === 1 ? tops : undefined;
   }
 
   /** Entries named by the same content words in another order or number ("mushroom risotto" → "Mushrooms risottos"). */
@@ -334,7 +375,7 @@ export class FoodVocabulary {
     const folded = key(q);
     const empty: FoodReading = { kind: 'words', terms: [], nodes: [], dish: [], with: [], words: [], drinks: [] };
     if (!folded) return empty;
-    const whole = this.lookup(folded) ?? this.bagLookup(folded);
+    const whole = this.lookup(folded) ?? this.bagLookup(folded) ?? this.headLookup(folded);
     if (whole) {
       if (whole.every((n) => this.isDrink(n))) return { ...empty, drinks: [{ text: q.trim(), nodes: whole }] };
       const term = { text: q.trim(), nodes: whole };

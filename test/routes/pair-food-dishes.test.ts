@@ -46,6 +46,26 @@ describe('GET /v1/pair-food: dishes as dishes', () => {
     assert.ok(!b.drinks.some((d: any) => d.canonical_name === 'Calvados'));
   });
 
+  test('fish and chips: one dish over HTTP, its own items first, the fish-dish items of its parent at half weight; carbonara alone is a dish', async () => {
+    const r = await get('/v1/pair-food?q=fish%20and%20chips&limit=25');
+    assert.equal(r.statusCode, 200);
+    const b = r.json();
+    assert.equal(b.food.reading, 'whole');
+    assert.deepEqual(b.food.matched, ['fish and chips']);
+    assert.deepEqual(b.food.dish.entries.map((e: any) => e.id), ['cat:en:fish and chips']);
+    assert.ok(b.food.dish.parents.some((p: any) => p.id === 'cat:en:meals with fish'));
+    assert.equal(b.drinks[0].evidence_level, 'dish');
+    const parent = b.drinks.flatMap((d: any) => d.guidance).filter((g: any) => g.evidence_level === 'parent');
+    assert.ok(parent.length >= 1);
+    for (const g of parent) {
+      assert.equal(g.evidence_about.id, 'cat:en:meals with fish');
+      assert.equal(g.applied_confidence, Math.round(g.confidence * 50) / 100);
+    }
+    const c = await get('/v1/pair-food?q=carbonara');
+    assert.equal(c.statusCode, 200);
+    assert.deepEqual(c.json().food.dish.entries.map((e: any) => e.id), ['cat:en:carbonara-style pasta']);
+  });
+
   test('barolo: 404 FOOD_NOT_RESOLVED pointing to /v1/pair, with the drink and the query to make', async () => {
     const r = await get('/v1/pair-food?q=barolo');
     assert.equal(r.statusCode, 404);

@@ -10,6 +10,8 @@
 // the base vocabulary does not already hold (same English name), with its names in en, fr, de, es, it, pt,
 // its parents (mapped to the base entry of the same English name where there is one) and its wikidata id.
 // Nothing is added by hand. Re-running replaces the entries added before (marked "from": "off-2022").
+// Order: tools/derive/food-vocabulary.mjs (the base), this script, tools/derive/food-dishes-current.mjs
+// (the current taxonomy's entries for the dishes of issue 33), then tools/derive/beer-modifiers.mjs.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -81,6 +83,7 @@ for (const key of [...subtree].sort()) {
 // a parent outside the subtrees that the base lacks is left out (the entry keeps its other parents)
 for (const n of doc.nodes) if (n.from === SUPPLEMENT) n.parents = n.parents.filter((p) => known.has(p));
 doc.supplements = [
+  ...(doc.supplements ?? []).filter((s) => s.id !== SUPPLEMENT),
   {
     id: SUPPLEMENT,
     source: 'Open Food Facts categories taxonomy (categories.full.json, the taxonomy compiled to JSON), Association Open Food Facts',
