@@ -13,6 +13,7 @@ export interface HeldoutFoods {
 
 export interface FoodPrecision {
   q: string;
+  answered: boolean;
   returned: number;
   hits: number;
   exactHits: number;
@@ -44,14 +45,15 @@ export function precisionAt5(engine: Engine, set: HeldoutFoods) {
       const scoped = d.display_name !== d.canonical_name && grapeNames.some((g) => fold(d.display_name.slice(d.canonical_name.length)).includes(g));
       return { name: d.display_name, hit: exact || inside || scoped, exact };
     });
-    foods.push({ q: f.q, returned: top.length, hits: top.filter((d) => d.hit).length, exactHits: top.filter((d) => d.exact).length, top });
+    foods.push({ q: f.q, answered: r.status === 200, returned: top.length, hits: top.filter((d) => d.hit).length, exactHits: top.filter((d) => d.exact).length, top });
   }
   const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
   return {
     foods,
     precision: mean(foods.map((f) => (f.returned ? f.hits / Math.min(5, f.returned) : 0))),
     strict: mean(foods.map((f) => f.hits / 5)),
-    exact: mean(foods.map((f) => (f.returned ? f.exactHits / Math.min(5, f.returned) : 0))),
+    exact: mean(foods.map((f) => f.exactHits / 5)),
+    answered: foods.filter((f) => f.answered).length,
     empty: foods.filter((f) => f.returned === 0).length,
   };
 }
