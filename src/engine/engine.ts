@@ -438,6 +438,7 @@ export class Engine {
 
   /** The scope of pair-food's `scope` parameter: scope words and nothing else, or an error naming the parameter. */
   private scopeParam(scope: string): AppliedScope | EngineResult {
+    if (scope.length > 100) return invalid('Parameter "scope" is too long: at most 100 characters.', 'scope');
     const r = this.scopeWords.find(scope);
     const want = r.covered ? scopeOfWords(r.found) : null;
     if (!want) return invalid(`Parameter "scope" must be colour, sweetness or style words of a wine label ("sweet", "brut", "tawny", "rouge", "Spätlese"); got "${scope}".`, 'scope');
