@@ -72,6 +72,10 @@ describe('sweetness and style words narrow the answer (issue 33, item 1)', () =>
     assert.equal(lbv.scope_boundary.reason, 'no_evidence_in_scope');
     assert.equal(lbv.applied_scope.left_out, all.pairing.guidance.length);
     assert.equal(lbv.pairing_available, true);
+    // "Vintage" is a Port category: beside Champagne it is no scope (label-terms `for`)
+    const champagne = await pair('champagne vintage');
+    assert.equal(champagne.resolution.canonical_name, 'Champagne');
+    assert.equal(champagne.applied_scope, null);
   });
 
   test('explain "port tawny" resolves Port and says the scope it applied', async () => {
