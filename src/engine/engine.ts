@@ -10,7 +10,7 @@ import { ENTITY_KEY_PREFIX, ENTITY_TYPES, type Fact, type GuidanceItemRecord, ty
 import { drinkTypedAsFood, foodEvidenceOf, foodMatchOut, foodReadingOut, type FoodEvidence, type FoodMatch } from './food.ts';
 import { exactForm, fold } from './normalize.ts';
 import { agreementScore, drinkWeight, itemRanks, NARROWER_FOOD_WEIGHT, type ItemRank } from './food-rank.ts';
-import { joinScopes, matchScope, mayHaveColour, scopeOfTerms, type AppliedScope, type ColourWord, type ScopeMatch } from './scope.ts';
+import { itemScopeText, joinScopes, matchScope, scopeOfWords, type AppliedScope, type FoundScopeWord, type ScopeMatch, type ScopeWords } from './scope.ts';
 
 export interface EngineError {
   ok: false;
@@ -22,7 +22,7 @@ export interface ResolveParams { q: string; limit?: number; type?: string; domai
 export interface TermParams { q: string }
 export interface CompareParams { left: string; right: string }
 export interface ParseParams { text: string }
-export interface PairFoodParams { q: string; limit?: number; type?: string; domain?: string }
+export interface PairFoodParams { q: string; limit?: number; type?: string; domain?: string; /** colour, sweetness or style words the drinks must be about (issue 33) */ scope?: string }
 export interface EntityParams { id: string }
 export interface ListParams { type?: string; domain?: string; country?: string; parent?: string; grape?: string; appellation?: string; limit?: number; cursor?: string }
 
@@ -181,44 +181,56 @@ export class Engine {
     this.listOrder = [...kb.entities].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   }
 
-  /** Colour words of data/label-terms.json, lower-cased: the parser's own map (issue 33: the scope a query asks for). */
-  private get colourWords(): ReadonlyMap<string, ColourWord> {
-    return this.parser.colours;
+  /** Colour, sweetness and style words of data/label-terms.json: the parser's own (issue 33: the scope a query asks for). */
+  private get scopeWords(): ScopeWords {
+    return this.parser.scopeWords;
   }
 
   /**
-   * The scope a query asks for about the wine entity it resolved to: the colour words that the line
-   * reading finds beside that entity's name ("Sancerre rouge"). Null when the query has none, when the
-   * word is part of a name ("Rosé", "Vinho Verde"), or when the entity is no wine.
+   * The scope a query asks for about the wine entity it resolved to: the colour, sweetness and style
+   * words that the line reading finds beside that entity's name ("Sancerre rouge", "Champagne brut",
+   * "tawny port"). Null when the query has none, when the word is part of a name ("Rosé", "Vinho Verde",
+   * "Dry Creek Valley") or is the name asked for ("Fino", "Brut"), or when the entity is no wine.
    */
   scopeFor(q: string, e: Entity): AppliedScope | null {
-    if (e.domain !== 'wine' || !mayHaveColour(q, this.colourWords)) return null;
+    if (e.domain !== 'wine' || !this.scopeWords.mayHave(q)) return null;
     const line = this.parser.parse(q);
     if (!line.primary || line.primary.candidate.entity !== e.idx) return null;
     return this.lineScope(line);
   }
 
   /**
-   * The colour scope of a line: its colour terms, and the mentions that are colour words read as a
-   * name ("rosé", the wine style, in "Sancerre rosé"), other than the primary itself.
+   * The scope of a line: its terms that are scope words ("rouge", "Spätlese", "Brut"), its mentions that
+   * are scope words read as a name ("rosé", the wine style, in "Sancerre rosé"; "Fino" in "Jerez fino"),
+   * other than the primary itself, and the runs of words nothing explains that are scope words and
+   * nothing else ("tawny" in "tawny port"; not "Dry" in "Dry River Pinot Noir"). A word that is a scope
+   * of some entities only ("Vintage": Port) counts beside those.
    */
-  private lineScope(line: { primary: LineMention | null; mentions: LineMention[]; terms: readonly LineTerm[] }): AppliedScope | null {
-    const named = line.mentions.flatMap((m) => {
-      const c = m === line.primary ? undefined : this.colourWords.get(m.text.toLowerCase());
-      return c ? [{ kind: 'colour', text: m.text, value: c.value, source: c.source, start: m.start }] : [];
-    });
-    return scopeOfTerms(named.length ? [...line.terms, ...named].sort((a, b) => a.start - b.start) : line.terms);
+  private lineScope(line: { primary: LineMention | null; mentions: LineMention[]; terms: readonly LineTerm[]; unexplained: readonly { start: number; text: string }[] }): AppliedScope | null {
+    const primaryKey = line.primary ? this.kb.entities[line.primary.candidate.entity]!.key : null;
+    const found: FoundScopeWord[] = [];
+    const one = (x: { start: number; end: number; text: string }) => {
+      const w = this.scopeWords.get(x.text);
+      if (w) found.push({ start: x.start, end: x.end, text: x.text, word: w });
+    };
+    for (const t of line.terms) one(t);
+    for (const m of line.mentions) if (m !== line.primary) one(m);
+    for (const u of line.unexplained) {
+      const r = this.scopeWords.find(u.text);
+      if (r.covered) for (const f of r.found) found.push({ ...f, start: u.start + f.start, end: u.start + f.end });
+    }
+    return scopeOfWords(found.filter((f) => !f.word.for || (primaryKey !== null && f.word.for.includes(primaryKey))).sort((a, b) => a.start - b.start));
   }
 
-  /** How a scope text (a pairing item's style_scope, a grape rule's scope) falls against the scope asked for. */
+  /** How a scope text (a pairing item's style and sweetness scopes, a grape rule's scope) falls against the scope asked for. */
   private scopeMatch(scope: string | null | undefined, want: AppliedScope): ScopeMatch {
-    return matchScope(scope, want, this.colourWords);
+    return matchScope(scope, want, this.scopeWords);
   }
 
   /** The `applied_scope` object of an answer: the scope, and what it kept and left out. */
   private appliedScopeOut(want: AppliedScope, matches: ScopeMatch[]) {
     const n = (m: ScopeMatch) => matches.filter((x) => x === m).length;
-    return { colours: want.colours, terms: want.terms, source_key: want.source_key, in_scope: n('in_scope'), general: n('general'), unstated: n('unstated'), left_out: n('out_of_scope') };
+    return { colours: want.colours, sweetness: want.sweetness, style: want.style, terms: want.terms, source_key: want.source_key, in_scope: n('in_scope'), general: n('general'), unstated: n('unstated'), left_out: n('out_of_scope') };
   }
 
   /** Domains with at least one verified pairing set in this release. */
@@ -240,14 +252,21 @@ export class Engine {
       return { state: 'resolved', candidates: [{ entity: direct.idx, score: 100, matchedOn: 'entity_id', value: q }], suggestions: [], coverage: null, terms: [] };
     }
     const r = this.resolver.resolve(q, limit, accept);
-    // a colour word beside a name ("Sancerre rosé") makes the word alone (the wine style Rosé) an
-    // ambiguous partial match: the line reading, when it is sure, names the entity and the scope
-    const colourLine = r.state === 'ambiguous' && mayHaveColour(q, this.colourWords);
-    if ((r.state !== 'unresolved' && !colourLine) || r.coverage === 'out_of_scope' || !/\S\s+\S/.test(q.trim())) return r;
+    // a scope word beside a name ("Sancerre rosé", "Jerez fino") makes the word alone (the wine style Rosé,
+    // Fino) an ambiguous partial match: the line reading, when it is sure, names the entity and the scope
+    const scoped = this.scopeWords.mayHave(q);
+    const scopeLine = r.state === 'ambiguous' && scoped;
+    if ((r.state !== 'unresolved' && !scopeLine) || r.coverage === 'out_of_scope' || !/\S\s+\S/.test(q.trim())) return r;
     // a whole line ("Cloudy Bay Sauvignon Blanc Marlborough 2022") that names nothing as a whole: the
     // entities the line mentions, primary first, each scoring MENTION_PENALTY below its name alone
     const line = this.parser.parse(q);
-    if (!line.primary || (colourLine && (line.state !== 'resolved' || !this.lineScope(line)))) return r;
+    // with a scope word, a line whose only doubt is a primary name shared by several entities is read as
+    // that name alone, when its first candidate is the primary ("Champagne brut": Champagne, with brut)
+    if (scoped && line.state !== 'resolved' && line.primary && this.lineScope(line)) {
+      const alone = this.sharedNameAlone(line, limit, accept);
+      if (alone) return alone;
+    }
+    if (!line.primary || (scopeLine && (line.state !== 'resolved' || !this.lineScope(line)))) return r;
     const seen = new Set<number>();
     const candidates: Candidate[] = [];
     for (const m of [line.primary, ...line.mentions]) {
@@ -258,6 +277,13 @@ export class Engine {
     }
     if (!candidates.length) return r;
     return { state: line.state === 'resolved' && candidates[0]!.entity === line.primary.candidate.entity ? 'resolved' : 'ambiguous', candidates: candidates.slice(0, limit), suggestions: [], coverage: null, terms: [] };
+  }
+
+  /** The resolution of a line's primary name alone, when that shared name is the line's only doubt and its first candidate is the primary. */
+  private sharedNameAlone(line: { primary: LineMention | null; reasons: readonly string[] }, limit: number, accept?: (entity: number) => boolean): Resolution | null {
+    if (!line.primary || line.reasons.length !== 1 || !line.primary.shared) return null;
+    const alone = this.resolver.resolve(line.primary.text, limit, accept);
+    return alone.state !== 'unresolved' && alone.candidates[0]?.entity === line.primary.candidate.entity ? alone : null;
   }
 
   /** GET /v1/parse: a product line read into its entities, terms, vintage and the words nothing explains. */
@@ -340,6 +366,8 @@ export class Engine {
     const f = this.typeFilter(p.type, p.domain);
     if (f && 'status' in f) return f;
     const limit = p.limit ?? PAIR_FOOD_DEFAULT_LIMIT;
+    const want = p.scope === undefined ? null : this.scopeParam(p.scope);
+    if (want && 'status' in want) return want;
     const evidence = this.food();
     const vocabulary = evidence.vocabulary;
     const reading = vocabulary.read(p.q);
@@ -362,8 +390,14 @@ export class Engine {
     }
     const nodes = reading.nodes;
     const byDrink = new Map<Entity, FoodMatch<Entity, GuidanceItemRecord>[]>();
+    const scopeMatches: ScopeMatch[] = [];
     for (const m of evidence.matches(reading)) {
       if (f && !f(m.entity)) continue;
+      if (want) {
+        // a scope asked for (issue 33): only the items about it count
+        scopeMatches.push(this.foodScopeMatch(m.entity, m.item, want));
+        if (scopeMatches[scopeMatches.length - 1] !== 'in_scope') continue;
+      }
       const list = byDrink.get(m.entity);
       if (list) list.push(m);
       else byDrink.set(m.entity, [m]);
@@ -408,12 +442,35 @@ export class Engine {
           rank_basis: rankBasisOut(r.basis),
         })),
         drinks_total: ranked.length,
-        boundary: ranked.length
+        applied_scope: want ? this.appliedScopeOut(want, scopeMatches) : null,
+        scope_boundary: want && ranked.length === 0 && scopeMatches.length > 0 ? { reason: 'no_evidence_in_scope', message: SCOPE_BOUNDARY_REASONS.no_evidence_in_scope } : null,
+        boundary: ranked.length || scopeMatches.length
           ? null
           : { reason: 'no_verified_pairing_evidence_for_food', message: FOOD_BOUNDARY, knowledge_base_version: this.kb.version },
         vocabulary: { source: vocabulary.record.source, version: vocabulary.record.version, licence: vocabulary.record.licence },
       },
     };
+  }
+
+  /** The scope of pair-food's `scope` parameter: scope words and nothing else, or an error naming the parameter. */
+  private scopeParam(scope: string): AppliedScope | EngineResult {
+    if (scope.length > 100) return invalid('Parameter "scope" is too long: at most 100 characters.', 'scope');
+    const r = this.scopeWords.find(scope);
+    const want = r.covered ? scopeOfWords(r.found) : null;
+    if (!want) return invalid(`Parameter "scope" must be colour, sweetness or style words of a wine label ("sweet", "brut", "tawny", "rouge", "Spätlese"); got "${scope}".`, 'scope');
+    return want;
+  }
+
+  /**
+   * How a pair-food item falls against the scope asked for: only a wine's item whose scope names a class
+   * asked for is in scope (or any item of a wine style whose own name is one: "Pedro Ximénez"). An item
+   * with no scope, or a scope that names nothing asked, is about the drink at large, so it cannot say
+   * that the drink is of the scope asked for: in pair-food it is left out, unlike in pair.
+   */
+  private foodScopeMatch(e: Entity, item: GuidanceItemRecord, want: AppliedScope): ScopeMatch {
+    if (e.domain !== 'wine') return 'out_of_scope';
+    if (e.type === 'wine_style' && [e.name, ...e.aliases.map((a) => a.name)].some((n) => this.scopeMatch(n, want) === 'in_scope')) return 'in_scope';
+    return this.scopeMatch(itemScopeText(item), want) === 'in_scope' ? 'in_scope' : 'out_of_scope';
   }
 
   /** A filter over entities from `type` (comma list) and `domain`, or an error naming the parameter. */
@@ -685,7 +742,7 @@ export class Engine {
     const b = this.best(p.q);
     if ('status' in b) return b;
     const { r, e, c } = b;
-    const want = e.grapeRules.length ? this.scopeFor(p.q, e) : null;
+    const want = this.scopeFor(p.q, e);
     return {
       status: 200,
       body: {
@@ -721,7 +778,7 @@ export class Engine {
     let scopeBoundary: { reason: keyof typeof SCOPE_BOUNDARY_REASONS; message: string } | null = null;
     if (set && want) {
       // only the items about the scope asked for, or about the entity as a whole; each says which
-      const matches = set.items.map((it) => this.scopeMatch(it.style_scope, want));
+      const matches = set.items.map((it) => this.scopeMatch(itemScopeText(it), want));
       guidance = set.items.flatMap((it, i) => (matches[i] === 'out_of_scope' ? [] : [{ ...this.guidanceOut(it), scope_match: matches[i] }]));
       appliedScope = this.appliedScopeOut(want, matches);
       if (guidance.length === 0) scopeBoundary = { reason: 'no_evidence_in_scope', message: SCOPE_BOUNDARY_REASONS.no_evidence_in_scope };

@@ -23,7 +23,7 @@
 import type { KnowledgeBase, Entity } from './kb/load.ts';
 import { exactForm, fold, isWeakWord, queryForms, respell, STOP_WORDS } from './normalize.ts';
 import { DesignationWords } from './market-words.ts';
-import { joinScopes } from './scope.ts';
+import { joinScopes, ScopeWords } from './scope.ts';
 import type { Candidate, Resolver, WholeNames } from './resolver.ts';
 
 export type MentionRole = 'appellation' | 'geography' | 'grape' | 'wine_style' | 'spirit' | 'beer_style';
@@ -134,6 +134,8 @@ export class LineParser {
   private readonly words: DesignationWords;
   /** Colour words of data/label-terms.json, lower-cased (also the engine's scope words). */
   readonly colours: Map<string, { value: string; source: string }>;
+  /** Colour, sweetness and style words of data/label-terms.json: the scopes a line or a query asks for (issue 33). */
+  readonly scopeWords: ScopeWords;
   private readonly termSource: Record<string, string | null>;
   /** US state records by their two-letter code (their `states` fact, cited to 27 CFR Part 9) */
   private readonly stateByCode = new Map<string, Entity>();
@@ -141,6 +143,7 @@ export class LineParser {
   constructor(private readonly kb: KnowledgeBase, private readonly resolver: Resolver) {
     this.words = new DesignationWords(kb.designations.map((d) => ({ term: d.term, kind: d.kind })), (w) => resolver.isNameWord(w));
     this.colours = new Map(kb.labelTerms.colours.map((c) => [c.term.toLowerCase(), { value: c.value, source: c.source }]));
+    this.scopeWords = new ScopeWords(this.colours, kb.labelTerms.scope_words ?? []);
     for (const e of kb.entities) {
       const st = e.facts.states?.value;
       if (e.type === 'wine_geography' && e.facts.level?.value === 'region' && e.facts.country?.value === 'US' && Array.isArray(st) && st.length === 1) this.stateByCode.set(st[0]!, e);

@@ -593,7 +593,7 @@ async function readLine() {
     const sc = b.applied_scope;
     if (sc) {
       items.push(
-        h('li', { 'data-applied-scope': '' }, `Read as ${(sc.colours as string[]).join(' or ')} (the word${sc.terms.length > 1 ? 's' : ''} “${(sc.terms as string[]).join('”, “')}”): only the grapes of the rules for that colour are shown${sc.left_out ? `; ${sc.left_out} for another colour left out` : ''}.`),
+        h('li', { 'data-applied-scope': '' }, `Read as ${[...(sc.colours ?? []), ...(sc.sweetness ?? []), ...(sc.style ?? [])].map(String).join(', ')} (the word${sc.terms.length > 1 ? 's' : ''} “${(sc.terms as string[]).join('”, “')}”): only the grapes of the rules for that scope are shown${sc.left_out ? `; ${sc.left_out} for another scope left out` : ''}.`),
       );
     }
     const reasons = (b.ambiguity_reasons ?? []).length ? [h('p', { class: 'hint' }, `Not sure because: ${(b.ambiguity_reasons as string[]).join('; ')}.`)] : [];

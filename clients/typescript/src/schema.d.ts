@@ -2397,21 +2397,25 @@ export interface paths {
                                 wikidata_id: string | null;
                             }[];
                             ambiguous: boolean;
-                            /** @description The scope the query asked for with a colour word beside the name ("Sancerre rouge", "Rioja tinto", "Tavel rosé"), and what it kept and left out. Only items about that colour, or about the entity as a whole, are returned; nothing about another colour is given in its place. Null when the query names no colour, when the word is part of a name ("Vinho Verde"), or for spirits and beer. */
+                            /** @description The scope the query asked for with a colour, sweetness or style word beside the name ("Sancerre rouge", "Rioja tinto", "Champagne brut", "Mosel Riesling Spätlese", "tawny port", "Jerez fino"), and what it kept and left out. Only items about that scope, or about the entity as a whole, are returned; nothing about another scope is given in its place. Null when the query names no scope word, when the word is part of a name ("Vinho Verde", "Dry Creek Valley") or is itself the name asked for ("fino", "brut": the style, unnarrowed), when the word is a scope of other entities only ("Vintage" is one beside Port), or for spirits and beer. Words come from data/label-terms.json (`colours`, `scope_words`), each with its source. */
                             applied_scope: {
-                                /** @description The colours asked for: red, white, rosé or amber (values of the colour words of data/label-terms.json). */
+                                /** @description The colours asked for: red, white, rosé or amber (values of the colour words of data/label-terms.json); empty when only a sweetness or style was asked for. */
                                 colours: string[];
-                                /** @description Items with no scope: about the entity as a whole, so kept. */
+                                /** @description Items with no scope: about the entity as a whole, so kept (0 in pair-food, where only in-scope items count). */
                                 general: number;
-                                /** @description Items (pairing items, grape rules) whose scope names a colour asked for. */
+                                /** @description Items (pairing items, grape rules) whose scope names a class asked for, in every dimension asked for that it names. */
                                 in_scope: number;
-                                /** @description Items whose scope names only other colours: left out of this answer. */
+                                /** @description Items whose scope names only other classes of a dimension asked for ("Auslese" when Spätlese is asked): left out of this answer. In pair-food, every item not in scope. */
                                 left_out: number;
-                                /** @description The legal source that gives the first word its meaning (a label-terms source). */
+                                /** @description The source that gives the first word its meaning (a label-terms source). */
                                 source_key: string;
-                                /** @description The words of the query that asked for them, as typed ("rouge", "tinto", "rosé"). */
+                                /** @description The styles asked for: a German Prädikat ("Kabinett" … "Eiswein"), a sherry type ("Fino", "Manzanilla", "Amontillado", "Palo Cortado", "Oloroso", "Pedro Ximénez") or a Port category ("Ruby", "Tawny", "Late Bottled Vintage", "Vintage"). Empty when none was asked for. */
+                                style: string[];
+                                /** @description The sweetness classes asked for: the rows of Annex III of Delegated Regulation (EU) 2019/33 ("brut nature", "extra brut", "brut", "extra dry", "sec", "demi-sec", "doux"; "dry", "trocken", "secco" and "seco" are the row "sec", "sweet", "dolce" and "dulce" the row "doux") and "moelleux" ("lieblich", "amabile", "medium sweet"). Empty when none was asked for. */
+                                sweetness: string[];
+                                /** @description The words of the query that asked for them, as typed ("rouge", "tinto", "rosé", "brut", "Spätlese", "tawny"). */
                                 terms: string[];
-                                /** @description Items whose scope names no colour ("Amontillado", "full-bodied"): kept, and marked `scope_match: "unstated"`. */
+                                /** @description Items whose scope names nothing of the dimensions asked for ("Amontillado" when red is asked, "Blanc de Blancs" when brut is): kept, and marked `scope_match: "unstated"` (0 in pair-food). */
                                 unstated: number;
                             } | null;
                             demo: {
@@ -2875,21 +2879,25 @@ export interface paths {
                     content: {
                         "application/json": {
                             ambiguous: boolean;
-                            /** @description The scope the query asked for with a colour word beside the name ("Sancerre rouge", "Rioja tinto", "Tavel rosé"), and what it kept and left out. Only items about that colour, or about the entity as a whole, are returned; nothing about another colour is given in its place. Null when the query names no colour, when the word is part of a name ("Vinho Verde"), or for spirits and beer. */
+                            /** @description The scope the query asked for with a colour, sweetness or style word beside the name ("Sancerre rouge", "Rioja tinto", "Champagne brut", "Mosel Riesling Spätlese", "tawny port", "Jerez fino"), and what it kept and left out. Only items about that scope, or about the entity as a whole, are returned; nothing about another scope is given in its place. Null when the query names no scope word, when the word is part of a name ("Vinho Verde", "Dry Creek Valley") or is itself the name asked for ("fino", "brut": the style, unnarrowed), when the word is a scope of other entities only ("Vintage" is one beside Port), or for spirits and beer. Words come from data/label-terms.json (`colours`, `scope_words`), each with its source. */
                             applied_scope: {
-                                /** @description The colours asked for: red, white, rosé or amber (values of the colour words of data/label-terms.json). */
+                                /** @description The colours asked for: red, white, rosé or amber (values of the colour words of data/label-terms.json); empty when only a sweetness or style was asked for. */
                                 colours: string[];
-                                /** @description Items with no scope: about the entity as a whole, so kept. */
+                                /** @description Items with no scope: about the entity as a whole, so kept (0 in pair-food, where only in-scope items count). */
                                 general: number;
-                                /** @description Items (pairing items, grape rules) whose scope names a colour asked for. */
+                                /** @description Items (pairing items, grape rules) whose scope names a class asked for, in every dimension asked for that it names. */
                                 in_scope: number;
-                                /** @description Items whose scope names only other colours: left out of this answer. */
+                                /** @description Items whose scope names only other classes of a dimension asked for ("Auslese" when Spätlese is asked): left out of this answer. In pair-food, every item not in scope. */
                                 left_out: number;
-                                /** @description The legal source that gives the first word its meaning (a label-terms source). */
+                                /** @description The source that gives the first word its meaning (a label-terms source). */
                                 source_key: string;
-                                /** @description The words of the query that asked for them, as typed ("rouge", "tinto", "rosé"). */
+                                /** @description The styles asked for: a German Prädikat ("Kabinett" … "Eiswein"), a sherry type ("Fino", "Manzanilla", "Amontillado", "Palo Cortado", "Oloroso", "Pedro Ximénez") or a Port category ("Ruby", "Tawny", "Late Bottled Vintage", "Vintage"). Empty when none was asked for. */
+                                style: string[];
+                                /** @description The sweetness classes asked for: the rows of Annex III of Delegated Regulation (EU) 2019/33 ("brut nature", "extra brut", "brut", "extra dry", "sec", "demi-sec", "doux"; "dry", "trocken", "secco" and "seco" are the row "sec", "sweet", "dolce" and "dulce" the row "doux") and "moelleux" ("lieblich", "amabile", "medium sweet"). Empty when none was asked for. */
+                                sweetness: string[];
+                                /** @description The words of the query that asked for them, as typed ("rouge", "tinto", "rosé", "brut", "Spätlese", "tawny"). */
                                 terms: string[];
-                                /** @description Items whose scope names no colour ("Amontillado", "full-bodied"): kept, and marked `scope_match: "unstated"`. */
+                                /** @description Items whose scope names nothing of the dimensions asked for ("Amontillado" when red is asked, "Blanc de Blancs" when brut is): kept, and marked `scope_match: "unstated"` (0 in pair-food). */
                                 unstated: number;
                             } | null;
                             /** @description An object exactly when pairing_available is false (why there is no guidance); null otherwise. */
@@ -2952,7 +2960,7 @@ export interface paths {
                                         /** Format: uri */
                                         url: string;
                                     } | null;
-                                    /** @description Present when applied_scope is not null: in_scope (the item's scope names the colour asked for), general (the item has no scope) or unstated (its scope names no colour). */
+                                    /** @description Present when applied_scope is not null: in_scope (the item's scope names a class asked for), general (the item has no scope) or unstated (its scope names nothing of the dimensions asked for). */
                                     scope_match?: "in_scope" | "general" | "unstated";
                                     serving_scope: string | null;
                                     source_authority: "official_regional_wine_body" | "regulator" | "trade_body" | "educational_body" | "wine_press";
@@ -3262,6 +3270,8 @@ export interface paths {
                     domain?: "wine" | "spirits" | "beer";
                     /** @description A food or dish, in English, French, German, Spanish, Italian or Portuguese ("salmon", "goat cheese", "saumon fumé"). */
                     q: string;
+                    /** @description Colour, sweetness or style words of a wine label that the drinks must be about (issue 33): "sweet", "brut", "sec", "rouge", "Spätlese", "tawny", "fino". Only wine items whose recorded scope names the class asked for count (or the items of a wine style that is that class: "Pedro Ximénez"); an item with no scope is left out here, since it cannot say the drink is of that scope. `applied_scope` says what was applied; when evidence exists for the food but none in the scope, `drinks` is empty and `scope_boundary` says so. A value that is not such words is 400 naming `scope`. */
+                    scope?: string;
                     /** @description Entity type: grape, wine_geography, spirit, beer_style or wine_style (a legally defined wine category, sweetness term or style such as sparkling wine, Brut or Fino); several as a comma list (grape,wine_geography). */
                     type?: string;
                 };
@@ -3286,7 +3296,28 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            /** @description Present as an object exactly when `drinks` is empty (the food is known, the evidence is not there); null otherwise. */
+                            /** @description The scope the query asked for with a colour, sweetness or style word beside the name ("Sancerre rouge", "Rioja tinto", "Champagne brut", "Mosel Riesling Spätlese", "tawny port", "Jerez fino"), and what it kept and left out. Only items about that scope, or about the entity as a whole, are returned; nothing about another scope is given in its place. Null when the query names no scope word, when the word is part of a name ("Vinho Verde", "Dry Creek Valley") or is itself the name asked for ("fino", "brut": the style, unnarrowed), when the word is a scope of other entities only ("Vintage" is one beside Port), or for spirits and beer. Words come from data/label-terms.json (`colours`, `scope_words`), each with its source. */
+                            applied_scope: {
+                                /** @description The colours asked for: red, white, rosé or amber (values of the colour words of data/label-terms.json); empty when only a sweetness or style was asked for. */
+                                colours: string[];
+                                /** @description Items with no scope: about the entity as a whole, so kept (0 in pair-food, where only in-scope items count). */
+                                general: number;
+                                /** @description Items (pairing items, grape rules) whose scope names a class asked for, in every dimension asked for that it names. */
+                                in_scope: number;
+                                /** @description Items whose scope names only other classes of a dimension asked for ("Auslese" when Spätlese is asked): left out of this answer. In pair-food, every item not in scope. */
+                                left_out: number;
+                                /** @description The source that gives the first word its meaning (a label-terms source). */
+                                source_key: string;
+                                /** @description The styles asked for: a German Prädikat ("Kabinett" … "Eiswein"), a sherry type ("Fino", "Manzanilla", "Amontillado", "Palo Cortado", "Oloroso", "Pedro Ximénez") or a Port category ("Ruby", "Tawny", "Late Bottled Vintage", "Vintage"). Empty when none was asked for. */
+                                style: string[];
+                                /** @description The sweetness classes asked for: the rows of Annex III of Delegated Regulation (EU) 2019/33 ("brut nature", "extra brut", "brut", "extra dry", "sec", "demi-sec", "doux"; "dry", "trocken", "secco" and "seco" are the row "sec", "sweet", "dolce" and "dulce" the row "doux") and "moelleux" ("lieblich", "amabile", "medium sweet"). Empty when none was asked for. */
+                                sweetness: string[];
+                                /** @description The words of the query that asked for them, as typed ("rouge", "tinto", "rosé", "brut", "Spätlese", "tawny"). */
+                                terms: string[];
+                                /** @description Items whose scope names nothing of the dimensions asked for ("Amontillado" when red is asked, "Blanc de Blancs" when brut is): kept, and marked `scope_match: "unstated"` (0 in pair-food). */
+                                unstated: number;
+                            } | null;
+                            /** @description Present as an object exactly when the food is known and has no verified evidence at all (`drinks` is empty); null otherwise. When the evidence exists but none is in the `scope` asked for, this is null and `scope_boundary` says so. */
                             boundary: {
                                 knowledge_base_version: string;
                                 /** @example No verified, source-backed pairing evidence in this knowledge-base release pairs a drink with this food or a narrower one. Generic pairing guidance is never substituted. */
@@ -3361,7 +3392,7 @@ export interface paths {
                                         /** Format: uri */
                                         url: string;
                                     } | null;
-                                    /** @description Present when applied_scope is not null: in_scope (the item's scope names the colour asked for), general (the item has no scope) or unstated (its scope names no colour). */
+                                    /** @description Present when applied_scope is not null: in_scope (the item's scope names a class asked for), general (the item has no scope) or unstated (its scope names nothing of the dimensions asked for). */
                                     scope_match?: "in_scope" | "general" | "unstated";
                                     serving_scope: string | null;
                                     source_authority: "official_regional_wine_body" | "regulator" | "trade_body" | "educational_body" | "wine_press";
@@ -3446,6 +3477,12 @@ export interface paths {
                             ok: true;
                             /** @description q as sent. */
                             query: string;
+                            /** @description An object exactly when `scope` was given, the food has verified evidence, and none of it is about that scope: `drinks` is empty, and no drink of another scope is given in its place. Null otherwise. */
+                            scope_boundary: {
+                                message: string;
+                                /** @enum {string} */
+                                reason: "no_evidence_in_scope";
+                            } | null;
                             /** @description The food vocabulary this answer used, with its version and licence. */
                             vocabulary: {
                                 licence: string;
@@ -3720,21 +3757,25 @@ export interface paths {
                         "application/json": {
                             /** @description Why the line is ambiguous; empty otherwise. */
                             ambiguity_reasons: string[];
-                            /** @description The scope the query asked for with a colour word beside the name ("Sancerre rouge", "Rioja tinto", "Tavel rosé"), and what it kept and left out. Only items about that colour, or about the entity as a whole, are returned; nothing about another colour is given in its place. Null when the query names no colour, when the word is part of a name ("Vinho Verde"), or for spirits and beer. */
+                            /** @description The scope the query asked for with a colour, sweetness or style word beside the name ("Sancerre rouge", "Rioja tinto", "Champagne brut", "Mosel Riesling Spätlese", "tawny port", "Jerez fino"), and what it kept and left out. Only items about that scope, or about the entity as a whole, are returned; nothing about another scope is given in its place. Null when the query names no scope word, when the word is part of a name ("Vinho Verde", "Dry Creek Valley") or is itself the name asked for ("fino", "brut": the style, unnarrowed), when the word is a scope of other entities only ("Vintage" is one beside Port), or for spirits and beer. Words come from data/label-terms.json (`colours`, `scope_words`), each with its source. */
                             applied_scope: {
-                                /** @description The colours asked for: red, white, rosé or amber (values of the colour words of data/label-terms.json). */
+                                /** @description The colours asked for: red, white, rosé or amber (values of the colour words of data/label-terms.json); empty when only a sweetness or style was asked for. */
                                 colours: string[];
-                                /** @description Items with no scope: about the entity as a whole, so kept. */
+                                /** @description Items with no scope: about the entity as a whole, so kept (0 in pair-food, where only in-scope items count). */
                                 general: number;
-                                /** @description Items (pairing items, grape rules) whose scope names a colour asked for. */
+                                /** @description Items (pairing items, grape rules) whose scope names a class asked for, in every dimension asked for that it names. */
                                 in_scope: number;
-                                /** @description Items whose scope names only other colours: left out of this answer. */
+                                /** @description Items whose scope names only other classes of a dimension asked for ("Auslese" when Spätlese is asked): left out of this answer. In pair-food, every item not in scope. */
                                 left_out: number;
-                                /** @description The legal source that gives the first word its meaning (a label-terms source). */
+                                /** @description The source that gives the first word its meaning (a label-terms source). */
                                 source_key: string;
-                                /** @description The words of the query that asked for them, as typed ("rouge", "tinto", "rosé"). */
+                                /** @description The styles asked for: a German Prädikat ("Kabinett" … "Eiswein"), a sherry type ("Fino", "Manzanilla", "Amontillado", "Palo Cortado", "Oloroso", "Pedro Ximénez") or a Port category ("Ruby", "Tawny", "Late Bottled Vintage", "Vintage"). Empty when none was asked for. */
+                                style: string[];
+                                /** @description The sweetness classes asked for: the rows of Annex III of Delegated Regulation (EU) 2019/33 ("brut nature", "extra brut", "brut", "extra dry", "sec", "demi-sec", "doux"; "dry", "trocken", "secco" and "seco" are the row "sec", "sweet", "dolce" and "dulce" the row "doux") and "moelleux" ("lieblich", "amabile", "medium sweet"). Empty when none was asked for. */
+                                sweetness: string[];
+                                /** @description The words of the query that asked for them, as typed ("rouge", "tinto", "rosé", "brut", "Spätlese", "tawny"). */
                                 terms: string[];
-                                /** @description Items whose scope names no colour ("Amontillado", "full-bodied"): kept, and marked `scope_match: "unstated"`. */
+                                /** @description Items whose scope names nothing of the dimensions asked for ("Amontillado" when red is asked, "Blanc de Blancs" when brut is): kept, and marked `scope_match: "unstated"` (0 in pair-food). */
                                 unstated: number;
                             } | null;
                             demo: {
@@ -5211,21 +5252,25 @@ export interface paths {
                                 wikidata_id: string | null;
                             }[];
                             ambiguous: boolean;
-                            /** @description The scope the query asked for with a colour word beside the name ("Sancerre rouge", "Rioja tinto", "Tavel rosé"), and what it kept and left out. Only items about that colour, or about the entity as a whole, are returned; nothing about another colour is given in its place. Null when the query names no colour, when the word is part of a name ("Vinho Verde"), or for spirits and beer. */
+                            /** @description The scope the query asked for with a colour, sweetness or style word beside the name ("Sancerre rouge", "Rioja tinto", "Champagne brut", "Mosel Riesling Spätlese", "tawny port", "Jerez fino"), and what it kept and left out. Only items about that scope, or about the entity as a whole, are returned; nothing about another scope is given in its place. Null when the query names no scope word, when the word is part of a name ("Vinho Verde", "Dry Creek Valley") or is itself the name asked for ("fino", "brut": the style, unnarrowed), when the word is a scope of other entities only ("Vintage" is one beside Port), or for spirits and beer. Words come from data/label-terms.json (`colours`, `scope_words`), each with its source. */
                             applied_scope: {
-                                /** @description The colours asked for: red, white, rosé or amber (values of the colour words of data/label-terms.json). */
+                                /** @description The colours asked for: red, white, rosé or amber (values of the colour words of data/label-terms.json); empty when only a sweetness or style was asked for. */
                                 colours: string[];
-                                /** @description Items with no scope: about the entity as a whole, so kept. */
+                                /** @description Items with no scope: about the entity as a whole, so kept (0 in pair-food, where only in-scope items count). */
                                 general: number;
-                                /** @description Items (pairing items, grape rules) whose scope names a colour asked for. */
+                                /** @description Items (pairing items, grape rules) whose scope names a class asked for, in every dimension asked for that it names. */
                                 in_scope: number;
-                                /** @description Items whose scope names only other colours: left out of this answer. */
+                                /** @description Items whose scope names only other classes of a dimension asked for ("Auslese" when Spätlese is asked): left out of this answer. In pair-food, every item not in scope. */
                                 left_out: number;
-                                /** @description The legal source that gives the first word its meaning (a label-terms source). */
+                                /** @description The source that gives the first word its meaning (a label-terms source). */
                                 source_key: string;
-                                /** @description The words of the query that asked for them, as typed ("rouge", "tinto", "rosé"). */
+                                /** @description The styles asked for: a German Prädikat ("Kabinett" … "Eiswein"), a sherry type ("Fino", "Manzanilla", "Amontillado", "Palo Cortado", "Oloroso", "Pedro Ximénez") or a Port category ("Ruby", "Tawny", "Late Bottled Vintage", "Vintage"). Empty when none was asked for. */
+                                style: string[];
+                                /** @description The sweetness classes asked for: the rows of Annex III of Delegated Regulation (EU) 2019/33 ("brut nature", "extra brut", "brut", "extra dry", "sec", "demi-sec", "doux"; "dry", "trocken", "secco" and "seco" are the row "sec", "sweet", "dolce" and "dulce" the row "doux") and "moelleux" ("lieblich", "amabile", "medium sweet"). Empty when none was asked for. */
+                                sweetness: string[];
+                                /** @description The words of the query that asked for them, as typed ("rouge", "tinto", "rosé", "brut", "Spätlese", "tawny"). */
                                 terms: string[];
-                                /** @description Items whose scope names no colour ("Amontillado", "full-bodied"): kept, and marked `scope_match: "unstated"`. */
+                                /** @description Items whose scope names nothing of the dimensions asked for ("Amontillado" when red is asked, "Blanc de Blancs" when brut is): kept, and marked `scope_match: "unstated"` (0 in pair-food). */
                                 unstated: number;
                             } | null;
                             /** @enum {boolean} */
@@ -5718,21 +5763,25 @@ export interface paths {
                     content: {
                         "application/json": {
                             ambiguous: boolean;
-                            /** @description The scope the query asked for with a colour word beside the name ("Sancerre rouge", "Rioja tinto", "Tavel rosé"), and what it kept and left out. Only items about that colour, or about the entity as a whole, are returned; nothing about another colour is given in its place. Null when the query names no colour, when the word is part of a name ("Vinho Verde"), or for spirits and beer. */
+                            /** @description The scope the query asked for with a colour, sweetness or style word beside the name ("Sancerre rouge", "Rioja tinto", "Champagne brut", "Mosel Riesling Spätlese", "tawny port", "Jerez fino"), and what it kept and left out. Only items about that scope, or about the entity as a whole, are returned; nothing about another scope is given in its place. Null when the query names no scope word, when the word is part of a name ("Vinho Verde", "Dry Creek Valley") or is itself the name asked for ("fino", "brut": the style, unnarrowed), when the word is a scope of other entities only ("Vintage" is one beside Port), or for spirits and beer. Words come from data/label-terms.json (`colours`, `scope_words`), each with its source. */
                             applied_scope: {
-                                /** @description The colours asked for: red, white, rosé or amber (values of the colour words of data/label-terms.json). */
+                                /** @description The colours asked for: red, white, rosé or amber (values of the colour words of data/label-terms.json); empty when only a sweetness or style was asked for. */
                                 colours: string[];
-                                /** @description Items with no scope: about the entity as a whole, so kept. */
+                                /** @description Items with no scope: about the entity as a whole, so kept (0 in pair-food, where only in-scope items count). */
                                 general: number;
-                                /** @description Items (pairing items, grape rules) whose scope names a colour asked for. */
+                                /** @description Items (pairing items, grape rules) whose scope names a class asked for, in every dimension asked for that it names. */
                                 in_scope: number;
-                                /** @description Items whose scope names only other colours: left out of this answer. */
+                                /** @description Items whose scope names only other classes of a dimension asked for ("Auslese" when Spätlese is asked): left out of this answer. In pair-food, every item not in scope. */
                                 left_out: number;
-                                /** @description The legal source that gives the first word its meaning (a label-terms source). */
+                                /** @description The source that gives the first word its meaning (a label-terms source). */
                                 source_key: string;
-                                /** @description The words of the query that asked for them, as typed ("rouge", "tinto", "rosé"). */
+                                /** @description The styles asked for: a German Prädikat ("Kabinett" … "Eiswein"), a sherry type ("Fino", "Manzanilla", "Amontillado", "Palo Cortado", "Oloroso", "Pedro Ximénez") or a Port category ("Ruby", "Tawny", "Late Bottled Vintage", "Vintage"). Empty when none was asked for. */
+                                style: string[];
+                                /** @description The sweetness classes asked for: the rows of Annex III of Delegated Regulation (EU) 2019/33 ("brut nature", "extra brut", "brut", "extra dry", "sec", "demi-sec", "doux"; "dry", "trocken", "secco" and "seco" are the row "sec", "sweet", "dolce" and "dulce" the row "doux") and "moelleux" ("lieblich", "amabile", "medium sweet"). Empty when none was asked for. */
+                                sweetness: string[];
+                                /** @description The words of the query that asked for them, as typed ("rouge", "tinto", "rosé", "brut", "Spätlese", "tawny"). */
                                 terms: string[];
-                                /** @description Items whose scope names no colour ("Amontillado", "full-bodied"): kept, and marked `scope_match: "unstated"`. */
+                                /** @description Items whose scope names nothing of the dimensions asked for ("Amontillado" when red is asked, "Blanc de Blancs" when brut is): kept, and marked `scope_match: "unstated"` (0 in pair-food). */
                                 unstated: number;
                             } | null;
                             /** @description An object exactly when pairing_available is false (why there is no guidance); null otherwise. */
@@ -5772,7 +5821,7 @@ export interface paths {
                                         /** Format: uri */
                                         url: string;
                                     } | null;
-                                    /** @description Present when applied_scope is not null: in_scope (the item's scope names the colour asked for), general (the item has no scope) or unstated (its scope names no colour). */
+                                    /** @description Present when applied_scope is not null: in_scope (the item's scope names a class asked for), general (the item has no scope) or unstated (its scope names nothing of the dimensions asked for). */
                                     scope_match?: "in_scope" | "general" | "unstated";
                                     serving_scope: string | null;
                                     source_authority: "official_regional_wine_body" | "regulator" | "trade_body" | "educational_body" | "wine_press";
@@ -6124,6 +6173,8 @@ export interface paths {
                     limit?: number;
                     /** @description A food or dish, in English, French, German, Spanish, Italian or Portuguese ("salmon", "goat cheese", "saumon fumé"). */
                     q: string;
+                    /** @description Colour, sweetness or style words of a wine label that the drinks must be about (issue 33): "sweet", "brut", "sec", "rouge", "Spätlese", "tawny", "fino". Only wine items whose recorded scope names the class asked for count (or the items of a wine style that is that class: "Pedro Ximénez"); an item with no scope is left out here, since it cannot say the drink is of that scope. `applied_scope` says what was applied; when evidence exists for the food but none in the scope, `drinks` is empty and `scope_boundary` says so. A value that is not such words is 400 naming `scope`. */
+                    scope?: string;
                     /** @description Entity type: grape, wine_geography, spirit, beer_style or wine_style (a legally defined wine category, sweetness term or style such as sparkling wine, Brut or Fino); several as a comma list (grape,wine_geography). */
                     type?: string;
                 };
@@ -6160,7 +6211,28 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            /** @description Present as an object exactly when `drinks` is empty (the food is known, the evidence is not there); null otherwise. */
+                            /** @description The scope the query asked for with a colour, sweetness or style word beside the name ("Sancerre rouge", "Rioja tinto", "Champagne brut", "Mosel Riesling Spätlese", "tawny port", "Jerez fino"), and what it kept and left out. Only items about that scope, or about the entity as a whole, are returned; nothing about another scope is given in its place. Null when the query names no scope word, when the word is part of a name ("Vinho Verde", "Dry Creek Valley") or is itself the name asked for ("fino", "brut": the style, unnarrowed), when the word is a scope of other entities only ("Vintage" is one beside Port), or for spirits and beer. Words come from data/label-terms.json (`colours`, `scope_words`), each with its source. */
+                            applied_scope: {
+                                /** @description The colours asked for: red, white, rosé or amber (values of the colour words of data/label-terms.json); empty when only a sweetness or style was asked for. */
+                                colours: string[];
+                                /** @description Items with no scope: about the entity as a whole, so kept (0 in pair-food, where only in-scope items count). */
+                                general: number;
+                                /** @description Items (pairing items, grape rules) whose scope names a class asked for, in every dimension asked for that it names. */
+                                in_scope: number;
+                                /** @description Items whose scope names only other classes of a dimension asked for ("Auslese" when Spätlese is asked): left out of this answer. In pair-food, every item not in scope. */
+                                left_out: number;
+                                /** @description The source that gives the first word its meaning (a label-terms source). */
+                                source_key: string;
+                                /** @description The styles asked for: a German Prädikat ("Kabinett" … "Eiswein"), a sherry type ("Fino", "Manzanilla", "Amontillado", "Palo Cortado", "Oloroso", "Pedro Ximénez") or a Port category ("Ruby", "Tawny", "Late Bottled Vintage", "Vintage"). Empty when none was asked for. */
+                                style: string[];
+                                /** @description The sweetness classes asked for: the rows of Annex III of Delegated Regulation (EU) 2019/33 ("brut nature", "extra brut", "brut", "extra dry", "sec", "demi-sec", "doux"; "dry", "trocken", "secco" and "seco" are the row "sec", "sweet", "dolce" and "dulce" the row "doux") and "moelleux" ("lieblich", "amabile", "medium sweet"). Empty when none was asked for. */
+                                sweetness: string[];
+                                /** @description The words of the query that asked for them, as typed ("rouge", "tinto", "rosé", "brut", "Spätlese", "tawny"). */
+                                terms: string[];
+                                /** @description Items whose scope names nothing of the dimensions asked for ("Amontillado" when red is asked, "Blanc de Blancs" when brut is): kept, and marked `scope_match: "unstated"` (0 in pair-food). */
+                                unstated: number;
+                            } | null;
+                            /** @description Present as an object exactly when the food is known and has no verified evidence at all (`drinks` is empty); null otherwise. When the evidence exists but none is in the `scope` asked for, this is null and `scope_boundary` says so. */
                             boundary: {
                                 knowledge_base_version: string;
                                 /** @example No verified, source-backed pairing evidence in this knowledge-base release pairs a drink with this food or a narrower one. Generic pairing guidance is never substituted. */
@@ -6212,7 +6284,7 @@ export interface paths {
                                         /** Format: uri */
                                         url: string;
                                     } | null;
-                                    /** @description Present when applied_scope is not null: in_scope (the item's scope names the colour asked for), general (the item has no scope) or unstated (its scope names no colour). */
+                                    /** @description Present when applied_scope is not null: in_scope (the item's scope names a class asked for), general (the item has no scope) or unstated (its scope names nothing of the dimensions asked for). */
                                     scope_match?: "in_scope" | "general" | "unstated";
                                     serving_scope: string | null;
                                     source_authority: "official_regional_wine_body" | "regulator" | "trade_body" | "educational_body" | "wine_press";
@@ -6297,6 +6369,12 @@ export interface paths {
                             ok: true;
                             /** @description q as sent. */
                             query: string;
+                            /** @description An object exactly when `scope` was given, the food has verified evidence, and none of it is about that scope: `drinks` is empty, and no drink of another scope is given in its place. Null otherwise. */
+                            scope_boundary: {
+                                message: string;
+                                /** @enum {string} */
+                                reason: "no_evidence_in_scope";
+                            } | null;
                             /** @description The food vocabulary this answer used, with its version and licence. */
                             vocabulary: {
                                 licence: string;
@@ -6623,21 +6701,25 @@ export interface paths {
                         "application/json": {
                             /** @description Why the line is ambiguous; empty otherwise. */
                             ambiguity_reasons: string[];
-                            /** @description The scope the query asked for with a colour word beside the name ("Sancerre rouge", "Rioja tinto", "Tavel rosé"), and what it kept and left out. Only items about that colour, or about the entity as a whole, are returned; nothing about another colour is given in its place. Null when the query names no colour, when the word is part of a name ("Vinho Verde"), or for spirits and beer. */
+                            /** @description The scope the query asked for with a colour, sweetness or style word beside the name ("Sancerre rouge", "Rioja tinto", "Champagne brut", "Mosel Riesling Spätlese", "tawny port", "Jerez fino"), and what it kept and left out. Only items about that scope, or about the entity as a whole, are returned; nothing about another scope is given in its place. Null when the query names no scope word, when the word is part of a name ("Vinho Verde", "Dry Creek Valley") or is itself the name asked for ("fino", "brut": the style, unnarrowed), when the word is a scope of other entities only ("Vintage" is one beside Port), or for spirits and beer. Words come from data/label-terms.json (`colours`, `scope_words`), each with its source. */
                             applied_scope: {
-                                /** @description The colours asked for: red, white, rosé or amber (values of the colour words of data/label-terms.json). */
+                                /** @description The colours asked for: red, white, rosé or amber (values of the colour words of data/label-terms.json); empty when only a sweetness or style was asked for. */
                                 colours: string[];
-                                /** @description Items with no scope: about the entity as a whole, so kept. */
+                                /** @description Items with no scope: about the entity as a whole, so kept (0 in pair-food, where only in-scope items count). */
                                 general: number;
-                                /** @description Items (pairing items, grape rules) whose scope names a colour asked for. */
+                                /** @description Items (pairing items, grape rules) whose scope names a class asked for, in every dimension asked for that it names. */
                                 in_scope: number;
-                                /** @description Items whose scope names only other colours: left out of this answer. */
+                                /** @description Items whose scope names only other classes of a dimension asked for ("Auslese" when Spätlese is asked): left out of this answer. In pair-food, every item not in scope. */
                                 left_out: number;
-                                /** @description The legal source that gives the first word its meaning (a label-terms source). */
+                                /** @description The source that gives the first word its meaning (a label-terms source). */
                                 source_key: string;
-                                /** @description The words of the query that asked for them, as typed ("rouge", "tinto", "rosé"). */
+                                /** @description The styles asked for: a German Prädikat ("Kabinett" … "Eiswein"), a sherry type ("Fino", "Manzanilla", "Amontillado", "Palo Cortado", "Oloroso", "Pedro Ximénez") or a Port category ("Ruby", "Tawny", "Late Bottled Vintage", "Vintage"). Empty when none was asked for. */
+                                style: string[];
+                                /** @description The sweetness classes asked for: the rows of Annex III of Delegated Regulation (EU) 2019/33 ("brut nature", "extra brut", "brut", "extra dry", "sec", "demi-sec", "doux"; "dry", "trocken", "secco" and "seco" are the row "sec", "sweet", "dolce" and "dulce" the row "doux") and "moelleux" ("lieblich", "amabile", "medium sweet"). Empty when none was asked for. */
+                                sweetness: string[];
+                                /** @description The words of the query that asked for them, as typed ("rouge", "tinto", "rosé", "brut", "Spätlese", "tawny"). */
                                 terms: string[];
-                                /** @description Items whose scope names no colour ("Amontillado", "full-bodied"): kept, and marked `scope_match: "unstated"`. */
+                                /** @description Items whose scope names nothing of the dimensions asked for ("Amontillado" when red is asked, "Blanc de Blancs" when brut is): kept, and marked `scope_match: "unstated"` (0 in pair-food). */
                                 unstated: number;
                             } | null;
                             /** @description Grapes the primary appellation's rules require or name as principal, with the rule's source, each once (the colours of the rules naming it joined in `scope`: "red; rosé"). A colour word of the line ("rouge", "rosé") keeps only the grapes of rules for that colour or for none ("Sancerre rouge": Pinot Noir). */

@@ -439,6 +439,10 @@ export function loadKnowledgeBase(dataDir: string): { kb: KnowledgeBase; problem
     labelTerms = rec;
     labelTerms.kinds.forEach((k, i) => needSource(file, k.kind, `kinds[${i}].source`, k.source));
     labelTerms.colours.forEach((c, i) => needSource(file, c.term, `colours[${i}].source`, c.source));
+    (labelTerms.scope_words ?? []).forEach((w, i) => {
+      needSource(file, w.term, `scope_words[${i}].source`, w.source);
+      for (const k of w.for ?? []) if (!entities.some((e) => e.key === k)) problems.push({ file, record: w.term, field: `scope_words[${i}].for`, message: `names no entity: ${k}` });
+    });
   }
 
   // beer descriptions as base style + modifiers: every class and rule cites its source; rules name served beer styles

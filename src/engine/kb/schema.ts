@@ -395,6 +395,15 @@ export const LabelTermsSchema = Type.Object(
   {
     kinds: Type.Array(Type.Object({ kind: Str, source: SourceKey, locator: Str, note: Type.Optional(Str) }, { additionalProperties: false })),
     colours: Type.Array(Type.Object({ term: Str, lang: Str, value: Str, source: SourceKey, locator: Str }, { additionalProperties: false })),
+    /** Sweetness and style words that narrow an answer (issue 33): `value` is the class the word names; `for`, the entities it is a scope of (any when absent). */
+    scope_words: Type.Optional(
+      Type.Array(
+        Type.Object(
+          { term: Str, lang: Str, dimension: Type.Union([Type.Literal('sweetness'), Type.Literal('style')]), value: Str, source: SourceKey, locator: Str, for: Type.Optional(Type.Array(Str, { minItems: 1 })) },
+          { additionalProperties: false },
+        ),
+      ),
+    ),
   },
   { additionalProperties: true },
 );

@@ -8,6 +8,7 @@ import { registerDemoTwin } from '../demo-twin.ts';
 import { registerKeyed, type EngineRouteDef } from '../engine-route.ts';
 import { domainFilterParam, EntityRef, termParam, typeFilterParam } from '../schemas.ts';
 import { GuidanceItem } from './pair.ts';
+import { AppliedScope, ScopeBoundary } from '../scope-schema.ts';
 import { FOOD_BOUNDARY, PAIR_FOOD_DEFAULT_LIMIT, PAIR_FOOD_MAX_LIMIT } from '../../engine/engine.ts';
 
 const VocabularyRef = Type.Object({ id: Type.String({ description: 'The vocabulary entry: "ing:" (ingredients taxonomy) or "cat:" (categories taxonomy), then its Open Food Facts id.' }), name: Type.String() });
@@ -40,12 +41,22 @@ export const pairFoodRoute: EngineRouteDef = {
       ...(demo ? {} : { limit: Type.Optional(pairFoodLimit) }),
       type: Type.Optional(typeFilterParam),
       domain: Type.Optional(domainFilterParam),
+      scope: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 100,
+          description:
+            'Colour, sweetness or style words of a wine label that the drinks must be about (issue 33): "sweet", "brut", "sec", "rouge", "Spätlese", "tawny", "fino". Only wine items whose recorded scope names the class asked for count (or the items of a wine style that is that class: "Pedro Ximénez"); an item with no scope is left out here, since it cannot say the drink is of that scope. `applied_scope` says what was applied; when evidence exists for the food but none in the scope, `drinks` is empty and `scope_boundary` says so. A value that is not such words is 400 naming `scope`.',
+          examples: ['sweet'],
+        }),
+      ),
     }),
   toEngine: (query, { demo, demoResultLimit }) => ({
     q: String(query.q),
     limit: demo ? demoResultLimit : ((query.limit as number | undefined) ?? PAIR_FOOD_DEFAULT_LIMIT),
     ...(query.type !== undefined ? { type: String(query.type) } : {}),
     ...(query.domain !== undefined ? { domain: String(query.domain) } : {}),
+    ...(query.scope !== undefined ? { scope: String(query.scope) } : {}),
   }),
   body: Type.Object({
     ok: Type.Literal(true),
@@ -105,6 +116,8 @@ export const pairFoodRoute: EngineRouteDef = {
       { description: 'Best first; at most `limit`.' },
     ),
     drinks_total: Type.Integer({ minimum: 0, description: 'How many drinks have matching evidence (before `limit`).' }),
+    applied_scope: AppliedScope,
+    scope_boundary: { ...ScopeBoundary, description: 'An object exactly when `scope` was given, the food has verified evidence, and none of it is about that scope: `drinks` is empty, and no drink of another scope is given in its place. Null otherwise.' },
     boundary: Type.Union(
       [
         Type.Object({
@@ -114,7 +127,7 @@ export const pairFoodRoute: EngineRouteDef = {
         }),
         Type.Null(),
       ],
-      { description: 'Present as an object exactly when `drinks` is empty (the food is known, the evidence is not there); null otherwise.' },
+      { description: 'Present as an object exactly when the food is known and has no verified evidence at all (`drinks` is empty); null otherwise. When the evidence exists but none is in the `scope` asked for, this is null and `scope_boundary` says so.' },
     ),
     vocabulary: Type.Object(
       { source: Type.String(), version: Type.String(), licence: Type.String() },
