@@ -809,8 +809,10 @@ export class Resolver {
     ranked.sort(order);
     // a shared term whose declaration names the meaning to list first ("Wallis": Valais, whose own
     // official-language name it is, before Wales, whose Afrikaans name it is) leads the ties on score
-    if (whole.first >= 0 && ranked[0]!.entity !== whole.first) {
-      const at = ranked.findIndex((c) => c.entity === whole.first);
+    // (the whole query's folded form is its tokens joined: the shared term's key)
+    const first = whole.shared && this.sharedFirst.size ? this.sharedFirst.get(whole.tokens.join(' ')) : undefined;
+    if (first !== undefined && ranked[0]!.entity !== first) {
+      const at = ranked.findIndex((c) => c.entity === first);
       if (at > 0 && ranked[at]!.score === ranked[0]!.score) ranked.unshift(...ranked.splice(at, 1));
     }
     const top = ranked[0]!;
@@ -918,7 +920,7 @@ export class Resolver {
     const { exact, folded, foldedAlt, tokens, cased } = queryForms(q);
     // (whole names only: nothing is ever added to weakPartial, so one shared empty set serves)
     // (loose: entities reached only by a connective reading that adds a connective the name lacks: never resolved)
-    const out = { empty: true, shared: false, first: -1, outOfScope: false, place: false, weakPartial: wholeNamesOnly ? NO_WEAK : new Set<number>(), loose: NO_WEAK, tokens };
+    const out = { empty: true, shared: false, outOfScope: false, place: false, weakPartial: wholeNamesOnly ? NO_WEAK : new Set<number>(), loose: NO_WEAK, tokens };
     if (!folded) return out;
     out.empty = false;
     out.place = this.placeNames.has(folded);
@@ -936,7 +938,6 @@ export class Resolver {
     const shared = this.sharedTerms.get(folded);
     if (shared) for (const e of shared) offer(best, e, 90, 'shared_term', q.trim());
     out.shared = !!shared;
-    if (shared) out.first = this.sharedFirst.get(folded) ?? -1;
     if (tokens.length > 1) {
       const alt = foldedAlt ? foldedAlt.split(' ') : null;
       for (const ts of alt && alt.length === tokens.length ? [tokens, alt] : [tokens]) {
