@@ -16,7 +16,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { exactForm, fold } from './normalize.ts';
 
-export const MODIFIER_CLASSES = ['fruit', 'spice', 'wood', 'alcohol', 'wild'] as const;
+export const MODIFIER_CLASSES = ['fruit', 'spice', 'wood', 'alcohol', 'wild', 'smoke'] as const;
 export type ModifierClass = (typeof MODIFIER_CLASSES)[number];
 
 const Cited = { source: Type.String({ minLength: 1 }), locator: Type.String({ minLength: 1 }) };

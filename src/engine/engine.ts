@@ -130,6 +130,7 @@ export function resolverInputs(kb: KnowledgeBase) {
   const shared = kb.ambiguities.map((a) => ({
     term: a.term,
     entities: a.entities.map((k) => kb.byKey.get(k)?.idx).filter((i): i is number => i !== undefined),
+    first: a.first === undefined ? undefined : kb.byKey.get(a.first)?.idx,
   }));
   // deterministic tie-break at equal scores: the demand prior (below), then the shorter name (the more general term), then served
   // evidence (verified pairing), then key. Evidence comes second so that adding evidence to an
@@ -162,6 +163,7 @@ export function resolverInputs(kb: KnowledgeBase) {
       })
       : undefined,
     beerStyle: (i: number) => kb.entities[i]!.type === 'beer_style',
+    subregion: (i: number) => kb.entities[i]!.type === 'wine_geography' && kb.entities[i]!.facts.level?.value === 'subregion',
   };
   return { names, shared, tieBreak, options };
 }

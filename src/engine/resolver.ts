@@ -58,6 +58,7 @@ import {
 } from './normalize.ts';
 import { DesignationWords, Inflections, LIST_WORDS, listSides, type DesignationWord, type QueryTerm } from './market-words.ts';
 import { leavesTrailingWords } from './filters/narrower-name.ts';
+import { shortSubregionWord } from './filters/short-subregion.ts';
 import { knownWordAsPrefix } from './filters/known-word-prefix.ts';
 import { spellsInitials } from './filters/bare-initials.ts';
 import { CONNECTIVE_SCORE, ConnectiveIndex, connectiveKey } from './filters/connective-words.ts';
@@ -153,6 +154,8 @@ export interface ResolverOptions {
   modifiers?: BeerModifiers;
   /** whether an entity is a beer style (the base of a modifier reading must be one) */
   beerStyle?: (entity: number) => boolean;
+  /** whether an entity is a wine geography of level subregion (filters/short-subregion.ts) */
+  subregion?: (entity: number) => boolean;
 }
 
 interface Form {
@@ -394,6 +397,8 @@ export class Resolver {
   /** Whether a folded word is an indexed word (a word of some name, or two joined). */
   private readonly isIndexWord = (t: string) => this.wordIds.has(t);
   private readonly sharedTerms = new Map<string, number[]>(); // folded term → entities
+  /** folded shared term → the entity its declaration lists first at equal score (`first` in data/ambiguities) */
+  private readonly sharedFirst = new Map<string, number>();
   private readonly prominence: Float64Array; // entity → bonus for partial matches
   private readonly asked: Uint8Array; // entity → 1 when public demand data names it (it has DEMAND_BONUS in the partial tiers)
   private readonly strongStamp: Int32Array; // entity → offerPartials call that found it strong (scratch)
@@ -421,6 +426,7 @@ export class Resolver {
   /** entity → its canonical name (the value a modifier reading's specialty candidate carries) */
   private readonly canonicalOf: string[] = [];
   private readonly beerStyle: (entity: number) => boolean;
+  private readonly subregion: (entity: number) => boolean;
   /** set while a modifier reading resolves its base (no reading inside a reading) */
   private readingBase = false;
   /** the words of beer styles' names (built on the first modifier reading) */
@@ -435,7 +441,7 @@ export class Resolver {
 
   constructor(
     names: ResolvableName[],
-    sharedTerms: { term: string; entities: number[] }[],
+    sharedTerms: { term: string; entities: number[]; first?: number }[],
     tieBreak: (a: number, b: number) => number,
     options: ResolverOptions = {},
   ) {
@@ -445,6 +451,7 @@ export class Resolver {
     this.kindOf = options.kindOf ?? (() => 'other');
     this.modifiers = options.modifiers;
     this.beerStyle = options.beerStyle ?? (() => false);
+    this.subregion = options.subregion ?? (() => false);
     for (const p of options.placeNames ?? []) for (const f of indexVariants(p)) this.placeNames.add(f);
     for (const t of options.outOfScope ?? []) {
       for (const f of indexVariants(t)) {
@@ -616,6 +623,7 @@ export class Resolver {
     for (const s of sharedTerms) {
       const key = fold(exactForm(s.term));
       this.sharedTerms.set(key, [...new Set([...(this.sharedTerms.get(key) ?? []), ...s.entities])]);
+      if (s.first !== undefined) this.sharedFirst.set(key, s.first);
     }
     const pairUp = (tokens: string[]) => {
       if (!tokens.some((t) => STOP_WORDS.has(t))) return;
@@ -799,6 +807,14 @@ export class Resolver {
       };
     }
     ranked.sort(order);
+    // a shared term whose declaration names the meaning to list first ("Wallis": Valais, whose own
+    // official-language name it is, before Wales, whose Afrikaans name it is) leads the ties on score
+    // (the whole query's folded form is its tokens joined: the shared term's key)
+    const first = whole.shared && this.sharedFirst.size ? this.sharedFirst.get(whole.tokens.join(' ')) : undefined;
+    if (first !== undefined && ranked[0]!.entity !== first) {
+      const at = ranked.findIndex((c) => c.entity === first);
+      if (at > 0 && ranked[at]!.score === ranked[0]!.score) ranked.unshift(...ranked.splice(at, 1));
+    }
     const top = ranked[0]!;
     // the demand bonus orders partial matches but never makes one confident: the gap is taken without it
     const bonusOf = (c: Candidate) => (PARTIAL.has(c.matchedOn) && this.asked[c.entity] ? DEMAND_BONUS : 0);
@@ -816,7 +832,9 @@ export class Resolver {
     const genericAlias = (top.matchedOn === 'alias' || top.matchedOn === 'alias_folded') && whole.tokens.length >= 2 && this.extendedByOthers(top, ranked, whole.tokens);
     // a connective the name lacks makes a reading, not a spelling (filters/connective-words.ts)
     const looseReading = whole.loose.has(top.entity) && (top.matchedOn === 'canonical_word_order' || top.matchedOn === 'alias_word_order') && top.score <= CONNECTIVE_SCORE.canonical;
-    let state: Resolution['state'] = shared || close || fallback || synonymTypo || listQuery || genericAlias || looseReading || whole.weakPartial.has(top.entity) ? 'ambiguous' : 'resolved';
+    // a short everyday word typed alone is no confident answer for a sub-region no one asks for ("Ave", "Lima")
+    const shortWord = shortSubregionWord(whole.tokens, this.subregion(top.entity), this.asked[top.entity] === 1);
+    let state: Resolution['state'] = shared || close || fallback || synonymTypo || listQuery || genericAlias || looseReading || shortWord || whole.weakPartial.has(top.entity) ? 'ambiguous' : 'resolved';
     // a modifier reading that leads decides the state: resolved only when it explains the whole query
     // (one specialty style, the base resolved) and no other candidate is close
     if (reading && top.entity === reading.specialty[0]) state = !close && readingResolves(reading) ? 'resolved' : 'ambiguous';

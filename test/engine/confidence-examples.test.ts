@@ -122,9 +122,10 @@ describe('a family name is never resolved to one narrow member (item 3)', () => 
     assert.ok(du.keys.includes('beer/10b-dunkles-weissbier'));
   });
 
-  test('"Pils" is German Pils, the alias the data cites for BJCP 5D', () => {
+  test('"Pils" lists German Pils first (the alias the data cites for BJCP 5D) but is ambiguous across the BJCP pilsner family', () => {
     const a = answer('Pils');
     assert.equal(a.keys[0], 'beer/5d-german-pils');
+    assert.equal(a.state, 'ambiguous');
   });
   test('family names "IPA", "Dunkel", "Export", "Stout", "Porter", "Lager" are never resolved to one narrow member', () => {
     for (const q of ['IPA', 'ipa', 'Dunkel', 'Export', 'Stout', 'Porter', 'Lager']) {

@@ -337,6 +337,12 @@ const cases: Case[] = [
     expect: { file: 'ambiguities/zz-test.json', record: 'zzyzx', field: 'entities', message: /^"grape\/zzyzx-none" is not a served entity$/ },
   },
   {
+    rule: 'names: an ambiguity whose "first" is not one of its entities',
+    file: 'ambiguities/zz-test.json',
+    content: () => [{ term: 'zzyzx', entities: ['grape/chardonnay', 'geo/valais'], first: 'geo/wales', note: 'test' }],
+    expect: { file: 'ambiguities/zz-test.json', record: 'zzyzx', field: 'first', message: /^"geo\/wales" is not one of the term's entities$/ },
+  },
+  {
     rule: 'names: a name shared by two entities and not declared',
     file: 'spirits/categories.json',
     edit: (recs) => byKey('spirit/whisky-us')(recs).aliases.push(alias('Chardonnay', { lang: 'en' })),

@@ -10,8 +10,8 @@
 //     to three words, in the vocabulary's languages, without the words of a processed form (juice,
 //     extract, powder…). A name under both fruit and a category 30 root goes to spice: category 30
 //     names nuts ("anything with 'nut' in the name, including coconut") and does not include fruit.
-//   - wood, alcohol, wild, and the generic class words: the words of the BJCP 2021 text itself (33A,
-//     33B, 28 introduction, 28C, 29 and 30 introductions), listed below with their locators.
+//   - wood, alcohol, wild, smoke, and the generic class words: the words of the BJCP 2021 text itself
+//     (33A, 33B, 28 introduction, 28C, 29 and 30 introductions, 32A), listed below with their locators.
 // Nothing else is added by hand.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -132,6 +132,11 @@ const out = {
         { source: BJCP, locator: "28C Wild Specialty Beer, Style Comparison ('sour or funky')" },
       ],
     },
+    {
+      class: 'smoke',
+      words: ['smoke', 'smoked'],
+      sources: [{ source: BJCP, locator: "32A Classic Style Smoked Beer, introduction ('Intended for smoked versions of Classic Style beers') and 32. Smoked Beer (tag 'smoke')" }],
+    },
   ],
   // words that join a description's parts and explain nothing on their own: read only beside a modifier
   joiners: {
@@ -143,15 +148,17 @@ const out = {
   styles: [
     { classes: ['wild'], with_any: ['fruit', 'spice', 'wood', 'alcohol'], style: 'beer/28c-wild-specialty-beer', source: BJCP, locator: '28C Wild Specialty Beer, introduction and Comments (fruited and other Specialty-Type versions of 28A, 28B, 28D; aging in barrels that held another alcohol)' },
     { classes: ['wood', 'alcohol'], style: 'beer/33b-specialty-wood-aged-beer', source: BJCP, locator: '33B Specialty Wood-Aged Beer, introduction (wood with added alcohol character from previous use of the barrel: bourbon-barrel beers)' },
+    { classes: ['smoke'], with_any: ['fruit', 'spice'], style: 'beer/32b-specialty-smoked-beer', source: BJCP, locator: '32A Classic Style Smoked Beer, Characteristic Ingredients (smoked malts combined with other unusual ingredients, e.g. fruits, vegetables, spices, honey: 32B Specialty Smoked Beer)' },
     { classes: ['fruit', 'spice'], style: 'beer/29b-fruit-and-spice-beer', source: BJCP, locator: '29B Fruit and Spice Beer, introduction' },
     { classes: ['fruit'], base: ['beer/23d-lambic', 'beer/23e-gueuze'], style: 'beer/23f-fruit-lambic', source: BJCP, locator: '28C Wild Specialty Beer, Comments; 29A Fruit Beer, Comments (fruited versions of Lambic go to 23F Fruit Lambic)' },
     { classes: ['fruit'], style: 'beer/29a-fruit-beer', source: BJCP, locator: '29A Fruit Beer, Comments (fruit beers based on a Classic Style; fruited sour Classic Styles)' },
     { classes: ['spice'], style: 'beer/30a-spice-herb-or-vegetable-beer', source: BJCP, locator: '30. Spiced Beer, introduction' },
     { classes: ['wood'], style: 'beer/33a-wood-aged-beer', also: ['beer/33b-specialty-wood-aged-beer'], source: BJCP, locator: '33A Wood-Aged Beer, introduction (wood without added alcohol character; bourbon-barrel or other beers with an added alcohol character go to 33B: a barrel whose previous use is not named is either)' },
     { classes: ['wild'], style: 'beer/28b-mixed-fermentation-sour-beer', also: ['beer/28a-brett-beer', 'beer/28d-straight-sour-beer'], source: BJCP, locator: '28. American Wild Ale, introduction (styles differentiated by the yeast and bacteria used)' },
+    { classes: ['smoke'], style: 'beer/32a-classic-style-smoked-beer', also: ['beer/32b-specialty-smoked-beer'], source: BJCP, locator: "32A Classic Style Smoked Beer, introduction ('Intended for smoked versions of Classic Style beers, except if the Classic Style beer has smoke as an inherent part of its definition'); a smoked beer on another base is 32B Specialty Smoked Beer" },
   ],
   // a base style whose BJCP tags hold the class already has the modifier ("Flemish Sour Brown": Oud Bruin is sour)
-  inherent_tags: { fruit: ['fruit'], spice: ['spice'], wood: ['wood'], wild: ['sour', 'wild-fermented', 'wild-fermentation'] },
+  inherent_tags: { fruit: ['fruit'], spice: ['spice'], wood: ['wood'], wild: ['sour', 'wild-fermented', 'wild-fermentation'], smoke: ['smoke'] },
   inherent_source: { source: 'bjcp-2021', locator: 'style tags of each base style (reference table bjcp-2021-beer-styles.csv, column tags)' },
 };
 fs.writeFileSync(path.join(dataDir, 'beer-modifiers.json'), JSON.stringify(out, null, 1) + '\n');

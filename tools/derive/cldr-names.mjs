@@ -213,6 +213,9 @@ const officialIn = (territory) => {
   const lp = territoryInfo[territory]?.languagePopulation ?? {};
   return new Set(Object.entries(lp).filter(([, v]) => /official/.test(v._officialStatus ?? '')).map(([l]) => langOf(l.replace(/_/g, '-'))));
 };
+// the territory an alias names, read from its locator: 'territory GE' (a country) or the CLDR
+// subdivision code ('chvs' is CH-VS)
+const territoryOfAlias = (alias) => alias.locator.match(/territory ([A-Z]{2})\b/)?.[1] ?? alias.locator.match(/, ([a-z]{2})[a-z0-9]{1,3}, locale /)?.[1]?.toUpperCase() ?? '';
 // the locale a name is attributed to, among all locales that give the same form
 function pick(cands, territory) {
   const off = officialIn(territory);
@@ -530,10 +533,16 @@ for (const [k, keys] of newOwners) {
     const entities = byDemand(new Set([...(elsewhere ?? []), ...all]));
     const gave = entries.map((e) => `${e.key} (${e.alias.lang}, ${e.alias.locator.replace(/;.*$/, '')})`).join('; ');
     const carried = [...(owners.get(k) ?? [])];
+    // listed first: when CLDR alone gives the name to every entity and, for exactly one of them, in a
+    // language official in that entity's own territory (its own name, not another language's name for
+    // it): "Wallis" is Valais in German, official in Switzerland, and Wales only in Afrikaans
+    const own = !carried.length && !elsewhere ? entries.filter((e) => officialIn(territoryOfAlias(e.alias)).has(e.alias.lang)) : [];
+    const first = own.length === 1 ? own[0] : null;
     ambiguities.push({
       term: entries[0].alias.name,
       entities,
-      note: `Unicode CLDR gives this name to ${gave}${carried.length ? `; it is also a name of ${carried.join(', ')}` : ''}${elsewhere ? `; declared with fewer entities in another ambiguity file` : ''}. Kept for all of them, listed by public demand (data/demand-prior.json), most asked for first.`,
+      note: `Unicode CLDR gives this name to ${gave}${carried.length ? `; it is also a name of ${carried.join(', ')}` : ''}${elsewhere ? `; declared with fewer entities in another ambiguity file` : ''}. Kept for all of them, listed by public demand (data/demand-prior.json), most asked for first${first ? `; ${first.key} is listed first at equal score: the name is in ${first.alias.lang}, a language official in ${territoryOfAlias(first.alias)} (CLDR territoryInfo), so it is that place's own name, and only another language's name for the others` : ''}.`,
+      ...(first ? { first: first.key } : {}),
     });
     action = `declared (${entities.join(' > ')})`;
   }

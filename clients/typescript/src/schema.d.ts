@@ -4178,8 +4178,8 @@ export interface paths {
                                 /** @description specialty_style: the modifiers put the beer in a BJCP 2021 specialty style, which leads matches; base_style_has_modifiers: the base style already has them (its BJCP tags hold the class: "Flanders Red" is sour and wood-aged), and leads. */
                                 kind: "specialty_style" | "base_style_has_modifiers";
                                 modifiers: {
-                                    /** @description fruit (BJCP 29), spice (spice, herb, vegetable, nut, coffee, chocolate: BJCP 30), wood (BJCP 33), alcohol (a barrel's previous contents: 33B), wild (wild and sour fermentation: BJCP 28). */
-                                    class: "fruit" | "spice" | "wood" | "alcohol" | "wild";
+                                    /** @description fruit (BJCP 29), spice (spice, herb, vegetable, nut, coffee, chocolate: BJCP 30), wood (BJCP 33), alcohol (a barrel's previous contents: 33B), wild (wild and sour fermentation: BJCP 28), smoke (smoked malt: BJCP 32). */
+                                    class: "fruit" | "spice" | "wood" | "alcohol" | "wild" | "smoke";
                                     text: string;
                                 }[];
                                 /** @description The BJCP 2021 passage that assigns the modifier class to the style (source_key, source_title, source_publisher, source_url, locator, retrieved_via). */
@@ -7130,8 +7130,8 @@ export interface paths {
                                 /** @description specialty_style: the modifiers put the beer in a BJCP 2021 specialty style, which leads matches; base_style_has_modifiers: the base style already has them (its BJCP tags hold the class: "Flanders Red" is sour and wood-aged), and leads. */
                                 kind: "specialty_style" | "base_style_has_modifiers";
                                 modifiers: {
-                                    /** @description fruit (BJCP 29), spice (spice, herb, vegetable, nut, coffee, chocolate: BJCP 30), wood (BJCP 33), alcohol (a barrel's previous contents: 33B), wild (wild and sour fermentation: BJCP 28). */
-                                    class: "fruit" | "spice" | "wood" | "alcohol" | "wild";
+                                    /** @description fruit (BJCP 29), spice (spice, herb, vegetable, nut, coffee, chocolate: BJCP 30), wood (BJCP 33), alcohol (a barrel's previous contents: 33B), wild (wild and sour fermentation: BJCP 28), smoke (smoked malt: BJCP 32). */
+                                    class: "fruit" | "spice" | "wood" | "alcohol" | "wild" | "smoke";
                                     text: string;
                                 }[];
                                 /** @description The BJCP 2021 passage that assigns the modifier class to the style (source_key, source_title, source_publisher, source_url, locator, retrieved_via). */

@@ -353,6 +353,7 @@ export function loadKnowledgeBase(dataDir: string): { kb: KnowledgeBase; problem
       // the file the declaration is in (ambiguities.json or ambiguities/<name>.json)
       if (!byKey.has(k)) problems.push({ file, record: a.term, field: 'entities', message: `"${k}" is not a served entity` });
     }
+    if (a.first !== undefined && !a.entities.includes(a.first)) problems.push({ file, record: a.term, field: 'first', message: `"${a.first}" is not one of the term's entities` });
     declared.set(exactForm(a.term), new Set(a.entities));
   }
   // A grape synonym that is also the name of one wine geography needs no declaration: places beat

@@ -293,6 +293,12 @@ export const AmbiguitySchema = Type.Object(
     term: Str,
     entities: Type.Array(Str, { minItems: 2 }),
     note: Str,
+    /**
+     * The entity listed first when the term is asked for and its meanings tie on score (one of
+     * `entities`); the note says the rule that chose it. Without it, ties follow the demand prior. The
+     * term stays ambiguous either way.
+     */
+    first: Type.Optional(Str),
   },
   { additionalProperties: false },
 );

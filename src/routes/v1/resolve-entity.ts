@@ -46,8 +46,8 @@ export const resolveEntityRoute: EngineRouteDef = {
         modifiers: Type.Array(
           Type.Object({
             text: Type.String(),
-            class: Type.Union([Type.Literal('fruit'), Type.Literal('spice'), Type.Literal('wood'), Type.Literal('alcohol'), Type.Literal('wild')], {
-              description: 'fruit (BJCP 29), spice (spice, herb, vegetable, nut, coffee, chocolate: BJCP 30), wood (BJCP 33), alcohol (a barrel\'s previous contents: 33B), wild (wild and sour fermentation: BJCP 28).',
+            class: Type.Union([Type.Literal('fruit'), Type.Literal('spice'), Type.Literal('wood'), Type.Literal('alcohol'), Type.Literal('wild'), Type.Literal('smoke')], {
+              description: 'fruit (BJCP 29), spice (spice, herb, vegetable, nut, coffee, chocolate: BJCP 30), wood (BJCP 33), alcohol (a barrel\'s previous contents: 33B), wild (wild and sour fermentation: BJCP 28), smoke (smoked malt: BJCP 32).',
             }),
           }),
         ),
