@@ -40,7 +40,7 @@ export const COMPARE_VALUE_CAP = 5;
 export const COMPARE_RULE_CAP = 2;
 export const COMPARE_EXPRESSION_CAP = 1;
 /** Items listed per part of a comparison's contrasts (totals are given). */
-const CONTRAST_LIMIT = 4;
+const CONTRAST_LIMIT = 3;
 /** A profile's relation lists longer than this are cut, with the total and the /v1/entities query that lists them all (issue 33, item 6). */
 export const RELATION_CAP = 50;
 export { ENTITY_TYPES } from './kb/schema.ts';

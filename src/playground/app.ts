@@ -273,7 +273,9 @@ function factsList(profile: Json): HTMLElement {
     const s = p && !p.source_title ? sources.get(p.source_key) : undefined;
     return s ? { ...p, source_title: s.title, source_publisher: s.publisher, source_url: s.url, retrieved_via: s.retrieved_via } : p;
   };
-  return h('dl', { class: 'facts' }, ...facts.flatMap(([k, f]) => [h('dt', {}, label(k)), h('dd', {}, ...valueOf(k, (f as Json).value), provenanceOf(withSource((f as Json).provenance)))]));
+  // a cut list (an appellation's grape rules) says how many more there are
+  const more = (f: Json) => (Array.isArray(f.value) && typeof f.value_total === 'number' && f.value_total > f.value.length ? ` and ${f.value_total - f.value.length} more` : '');
+  return h('dl', { class: 'facts' }, ...facts.flatMap(([k, f]) => [h('dt', {}, label(k)), h('dd', {}, ...valueOf(k, (f as Json).value), more(f as Json), provenanceOf(withSource((f as Json).provenance)))]));
 }
 
 function factsSection(profile: Json): HTMLElement[] {

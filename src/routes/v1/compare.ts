@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { GatewayContext } from '../../gateway/context.ts';
 import { registerDemoTwin } from '../demo-twin.ts';
 import { registerKeyed, type EngineRouteDef } from '../engine-route.ts';
-import { EntityRef, ID_NOTE, Profile, ResolutionHead, ResolutionObject, SensoryParts, termParam } from '../schemas.ts';
+import { EntityRef, ID_NOTE, Profile, ResolutionHead, ResolutionObject, SensoryParts, SourcedFact, termParam } from '../schemas.ts';
 
 const More = (what: string) =>
   Type.Object({ total: Type.Integer({ minimum: 0 }), shown: Type.Integer({ minimum: 0 }), list: Type.String({ description: `Where ${what} is whole.` }) });
@@ -20,7 +20,8 @@ const SideProfile = Type.Object(
     facts: Type.Record(
       Type.String(),
       Type.Object({
-        value: Type.Unknown(),
+        // every field of an explain fact (value, value_total…), with the provenance by key
+        ...SourcedFact.properties,
         value_total: Type.Optional(Type.Integer({ minimum: 0, description: 'Present when a list value was cut (an appellation\'s grape rules: 2 shown in a compare side, strongest roles first): the length of the whole list; relations_more.grape_rules links to it.' })),
         provenance: Type.Object({
           source_key: Type.String({ description: 'The entry of this profile\'s `sources` with the title, publisher, url and the copy read (retrieved_via).' }),
@@ -59,7 +60,7 @@ const Contrast = Type.Object({
   shared_total: Type.Integer({ minimum: 0 }),
   only_left_total: Type.Integer({ minimum: 0 }),
   only_right_total: Type.Integer({ minimum: 0 }),
-  only_left: Type.Array(EntityRef, { description: 'At most 4; only_left_total gives the count.' }),
+  only_left: Type.Array(EntityRef, { description: 'At most 3; only_left_total gives the count.' }),
   only_right: Type.Array(EntityRef),
   left_list: Type.Optional(Type.String({ description: 'The /v1/entities query listing the whole of the left side\'s list (its appellations, or its grapes).' })),
   right_list: Type.Optional(Type.String()),
@@ -102,9 +103,9 @@ export const compareRoute: EngineRouteDef = {
             Type.Object({
               basis: Type.String(),
               shared: Type.Array(Type.String()),
-              only_left: Type.Array(Type.String(), { description: 'Foods only the left has verified pairing items for (at most 4).' }),
+              only_left: Type.Array(Type.String(), { description: 'Foods only the left has verified pairing items for (at most 3).' }),
               only_right: Type.Array(Type.String()),
-              shared_total: Type.Optional(Type.Integer({ minimum: 0, description: 'The whole lengths of shared, only_left and only_right (each shows at most 4).' })),
+              shared_total: Type.Optional(Type.Integer({ minimum: 0, description: 'The whole lengths of shared, only_left and only_right (each shows at most 3).' })),
               only_left_total: Type.Optional(Type.Integer({ minimum: 0 })),
               only_right_total: Type.Optional(Type.Integer({ minimum: 0 })),
               left_list: Type.Optional(Type.Union([Type.String({ description: '/v1/pair?q={entity_id}: the left side\'s verified pairing items with their sources.' }), Type.Null()])),
@@ -115,7 +116,7 @@ export const compareRoute: EngineRouteDef = {
         },
         {
           description:
-            'What tells the two apart beyond their facts, each part present only where a side has something: `appellations` (for grapes: the appellations whose rules name one and not the other, strongest role first), `grapes` (for appellations: the grapes one\'s rules name and the other\'s do not), `pairings` (foods with verified items on one side only) and `sensory` (which side has sourced sensory evidence). Lists hold at most 4 entries; the totals are given, and left_list/right_list say where each side\'s whole list is.',
+            'What tells the two apart beyond their facts, each part present only where a side has something: `appellations` (for grapes: the appellations whose rules name one and not the other, strongest role first), `grapes` (for appellations: the grapes one\'s rules name and the other\'s do not), `pairings` (foods with verified items on one side only) and `sensory` (which side has sourced sensory evidence). Lists hold at most 3 entries; the totals are given, and left_list/right_list say where each side\'s whole list is.',
         },
       ),
       same_type: Type.Boolean(),
