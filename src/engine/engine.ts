@@ -1027,6 +1027,7 @@ export class Engine {
   private scopedProfile(e: Entity) {
     const p = this.profile(e, null, COMPARE_RELATION_CAP, Number.POSITIVE_INFINITY, COMPARE_RULE_CAP);
     const full = `/v1/entities/${e.id}`;
+    const more: Record<string, { total: number; shown: number; list: string }> = { ...p.relations_more };
     const cited = new Set<string>();
     const facts: Record<string, unknown> = {};
     for (const [k, f] of Object.entries(p.facts as Record<string, { value: unknown; value_total?: number; provenance: ReturnType<Engine['factOut']>['provenance'] }>)) {
@@ -1034,9 +1035,16 @@ export class Engine {
       cited.add(source_key);
       // an appellation's grape rules name their own source each
       if (Array.isArray(f.value)) for (const v of f.value) if (v && typeof v === 'object' && typeof (v as { source_key?: unknown }).source_key === 'string') cited.add((v as { source_key: string }).source_key);
-      facts[k] = { ...f, provenance: { source_key, locator, source_excerpt, language_code } };
+      const out: Record<string, unknown> = { ...f, provenance: { source_key, locator, source_excerpt, language_code } };
+      // the names an appellation's sources list that map to no grape: the first few, counted, the rest in the full profile
+      const unmapped = (f as { unmapped?: unknown }).unmapped;
+      if (Array.isArray(unmapped)) {
+        out.unmapped = unmapped.slice(0, COMPARE_RULE_CAP);
+        for (const u of out.unmapped as { source_key?: unknown }[]) if (typeof u.source_key === 'string') cited.add(u.source_key);
+        if (unmapped.length > COMPARE_RULE_CAP) more.unmapped = { total: unmapped.length, shown: COMPARE_RULE_CAP, list: full };
+      }
+      facts[k] = out;
     }
-    const more: Record<string, { total: number; shown: number; list: string }> = { ...p.relations_more };
     let relations = p.relations;
     // an appellation whose rules were read lists its grapes (with their roles) in facts.grapes: the
     // bare relation list would repeat them

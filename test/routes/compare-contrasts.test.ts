@@ -62,7 +62,7 @@ describe('compare: differences first, bodies that fit (issue 33, item 5)', () =>
 
   test('every cut in a compare says what it cut and where the whole is; the body is under 16 KB as served (keyed and demo)', async () => {
     const e = sharedEngine();
-    for (const [l, r] of [['geo/champagne', 'geo/rioja'], ['barolo', 'barbaresco'], ['pinot noir', 'gamay']]) {
+    for (const [l, r] of [['geo/champagne', 'geo/rioja'], ['geo/champagne', 'geo/rheinhessen'], ['barolo', 'barbaresco'], ['pinot noir', 'gamay']]) {
       const url = `/v1/compare?left=${encodeURIComponent(l!)}&right=${encodeURIComponent(r!)}`;
       const { body, bytes } = await get(url);
       assert.ok(bytes < 16 * 1024, `${l} / ${r}: ${bytes} bytes`);
@@ -90,10 +90,16 @@ describe('compare: differences first, bodies that fit (issue 33, item 5)', () =>
         if (x.aliases.length) assert.deepEqual(p.relations_more.aliases, { total: x.aliases.length, shown: 0, list: full });
         assert.equal(p.aliases, undefined);
         if (p.facts.grapes?.value_total !== undefined) {
-          assert.equal(p.facts.grapes.value_total, all.facts.grapes.value.length);
+          assert.equal(p.facts.grapes.value_total, all.facts.grapes.value_total ?? all.facts.grapes.value.length);
           assert.equal(p.relations_more.grape_rules.total, p.facts.grapes.value_total);
           assert.equal(p.relations_more.grape_rules.shown, p.facts.grapes.value.length);
         }
+        // the names the rules' sources list that map to no grape: the first two, and the count of them all
+        const unmapped = all.facts.grapes?.unmapped ?? [];
+        if (unmapped.length > 2) {
+          assert.deepEqual(p.facts.grapes.unmapped, unmapped.slice(0, 2));
+          assert.deepEqual(p.relations_more.unmapped, { total: unmapped.length, shown: 2, list: full });
+        } else assert.deepEqual(p.facts.grapes?.unmapped ?? [], unmapped);
         if (x.sensory.length > side.reference_expressions.length) assert.deepEqual(side.reference_expressions_more, { total: x.sensory.length, shown: side.reference_expressions.length, list: full });
         else assert.equal(side.reference_expressions_more, undefined);
       }

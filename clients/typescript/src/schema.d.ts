@@ -213,13 +213,13 @@ export interface paths {
                         "application/json": {
                             comparison: {
                                 basis: string;
-                                /** @description What tells the two apart beyond their facts, each part present only where a side has something: `appellations` (for grapes: the appellations whose rules name one and not the other, strongest role first), `grapes` (for appellations: the grapes one's rules name and the other's do not), `pairings` (foods with verified items on one side only) and `sensory` (which side has sourced sensory evidence). Lists hold at most 4 entries; the totals are given, and left_list/right_list say where each side's whole list is. */
+                                /** @description What tells the two apart beyond their facts, each part present only where a side has something: `appellations` (for grapes: the appellations whose rules name one and not the other, strongest role first), `grapes` (for appellations: the grapes one's rules name and the other's do not), `pairings` (foods with verified items on one side only) and `sensory` (which side has sourced sensory evidence). Lists hold at most 3 entries; the totals are given, and left_list/right_list say where each side's whole list is. */
                                 contrasts: {
                                     appellations?: {
                                         basis: string;
                                         /** @description The /v1/entities query listing the whole of the left side's list (its appellations, or its grapes). */
                                         left_list?: string;
-                                        /** @description At most 4; only_left_total gives the count. */
+                                        /** @description At most 3; only_left_total gives the count. */
                                         only_left: {
                                             canonical_name: string;
                                             domain: "wine" | "spirits" | "beer";
@@ -243,7 +243,7 @@ export interface paths {
                                         basis: string;
                                         /** @description The /v1/entities query listing the whole of the left side's list (its appellations, or its grapes). */
                                         left_list?: string;
-                                        /** @description At most 4; only_left_total gives the count. */
+                                        /** @description At most 3; only_left_total gives the count. */
                                         only_left: {
                                             canonical_name: string;
                                             domain: "wine" | "spirits" | "beer";
@@ -266,14 +266,14 @@ export interface paths {
                                     pairings?: {
                                         basis: string;
                                         left_list?: string | null;
-                                        /** @description Foods only the left has verified pairing items for (at most 4). */
+                                        /** @description Foods only the left has verified pairing items for (at most 3). */
                                         only_left: string[];
                                         only_left_total?: number;
                                         only_right: string[];
                                         only_right_total?: number;
                                         right_list?: string | null;
                                         shared: string[];
-                                        /** @description The whole lengths of shared, only_left and only_right (each shows at most 4). */
+                                        /** @description The whole lengths of shared, only_left and only_right (each shows at most 3). */
                                         shared_total?: number;
                                     };
                                     sensory: {
@@ -321,7 +321,7 @@ export interface paths {
                             };
                             left: {
                                 ambiguous: boolean;
-                                /** @description The profile of one side, cut so that a compare body stays under 16 KB; each cut says what it left out and where the whole is. No aliases (relations_more.aliases: total, shown 0). Relation lists at most 5; an appellation's grape rules at most 2 (facts.grapes.value_total, relations_more.grape_rules), and its bare `relations.grapes` list empty, since the rules name the grapes (relations_more.grapes). `sources` only the sources this side cites (relations_more.sources counts all), each retrieved_via without its note. Facts' provenance by source_key (provenance_by_key). */
+                                /** @description The profile of one side, cut so that a compare body stays under 16 KB; each cut says what it left out and where the whole is. No aliases (relations_more.aliases: total, shown 0). Relation lists at most 5; an appellation's grape rules at most 2 (facts.grapes.value_total, relations_more.grape_rules) and the names its sources list that map to no grape at most 2 (facts.grapes.unmapped; relations_more.unmapped counts them all), and its bare `relations.grapes` list empty, since the rules name the grapes (relations_more.grapes). `sources` only the sources this side cites (relations_more.sources counts all), each retrieved_via without its note. Facts' provenance by source_key (provenance_by_key). */
                                 profile: {
                                     aliases?: {
                                         kind: string;
@@ -496,7 +496,7 @@ export interface paths {
                             ok: true;
                             right: {
                                 ambiguous: boolean;
-                                /** @description The profile of one side, cut so that a compare body stays under 16 KB; each cut says what it left out and where the whole is. No aliases (relations_more.aliases: total, shown 0). Relation lists at most 5; an appellation's grape rules at most 2 (facts.grapes.value_total, relations_more.grape_rules), and its bare `relations.grapes` list empty, since the rules name the grapes (relations_more.grapes). `sources` only the sources this side cites (relations_more.sources counts all), each retrieved_via without its note. Facts' provenance by source_key (provenance_by_key). */
+                                /** @description The profile of one side, cut so that a compare body stays under 16 KB; each cut says what it left out and where the whole is. No aliases (relations_more.aliases: total, shown 0). Relation lists at most 5; an appellation's grape rules at most 2 (facts.grapes.value_total, relations_more.grape_rules) and the names its sources list that map to no grape at most 2 (facts.grapes.unmapped; relations_more.unmapped counts them all), and its bare `relations.grapes` list empty, since the rules name the grapes (relations_more.grapes). `sources` only the sources this side cites (relations_more.sources counts all), each retrieved_via without its note. Facts' provenance by source_key (provenance_by_key). */
                                 profile: {
                                     aliases?: {
                                         kind: string;
@@ -977,13 +977,13 @@ export interface paths {
                         "application/json": {
                             comparison: {
                                 basis: string;
-                                /** @description What tells the two apart beyond their facts, each part present only where a side has something: `appellations` (for grapes: the appellations whose rules name one and not the other, strongest role first), `grapes` (for appellations: the grapes one's rules name and the other's do not), `pairings` (foods with verified items on one side only) and `sensory` (which side has sourced sensory evidence). Lists hold at most 4 entries; the totals are given, and left_list/right_list say where each side's whole list is. */
+                                /** @description What tells the two apart beyond their facts, each part present only where a side has something: `appellations` (for grapes: the appellations whose rules name one and not the other, strongest role first), `grapes` (for appellations: the grapes one's rules name and the other's do not), `pairings` (foods with verified items on one side only) and `sensory` (which side has sourced sensory evidence). Lists hold at most 3 entries; the totals are given, and left_list/right_list say where each side's whole list is. */
                                 contrasts: {
                                     appellations?: {
                                         basis: string;
                                         /** @description The /v1/entities query listing the whole of the left side's list (its appellations, or its grapes). */
                                         left_list?: string;
-                                        /** @description At most 4; only_left_total gives the count. */
+                                        /** @description At most 3; only_left_total gives the count. */
                                         only_left: {
                                             canonical_name: string;
                                             domain: "wine" | "spirits" | "beer";
@@ -1007,7 +1007,7 @@ export interface paths {
                                         basis: string;
                                         /** @description The /v1/entities query listing the whole of the left side's list (its appellations, or its grapes). */
                                         left_list?: string;
-                                        /** @description At most 4; only_left_total gives the count. */
+                                        /** @description At most 3; only_left_total gives the count. */
                                         only_left: {
                                             canonical_name: string;
                                             domain: "wine" | "spirits" | "beer";
@@ -1030,14 +1030,14 @@ export interface paths {
                                     pairings?: {
                                         basis: string;
                                         left_list?: string | null;
-                                        /** @description Foods only the left has verified pairing items for (at most 4). */
+                                        /** @description Foods only the left has verified pairing items for (at most 3). */
                                         only_left: string[];
                                         only_left_total?: number;
                                         only_right: string[];
                                         only_right_total?: number;
                                         right_list?: string | null;
                                         shared: string[];
-                                        /** @description The whole lengths of shared, only_left and only_right (each shows at most 4). */
+                                        /** @description The whole lengths of shared, only_left and only_right (each shows at most 3). */
                                         shared_total?: number;
                                     };
                                     sensory: {
@@ -1108,7 +1108,7 @@ export interface paths {
                             };
                             left: {
                                 ambiguous: boolean;
-                                /** @description The profile of one side, cut so that a compare body stays under 16 KB; each cut says what it left out and where the whole is. No aliases (relations_more.aliases: total, shown 0). Relation lists at most 5; an appellation's grape rules at most 2 (facts.grapes.value_total, relations_more.grape_rules), and its bare `relations.grapes` list empty, since the rules name the grapes (relations_more.grapes). `sources` only the sources this side cites (relations_more.sources counts all), each retrieved_via without its note. Facts' provenance by source_key (provenance_by_key). */
+                                /** @description The profile of one side, cut so that a compare body stays under 16 KB; each cut says what it left out and where the whole is. No aliases (relations_more.aliases: total, shown 0). Relation lists at most 5; an appellation's grape rules at most 2 (facts.grapes.value_total, relations_more.grape_rules) and the names its sources list that map to no grape at most 2 (facts.grapes.unmapped; relations_more.unmapped counts them all), and its bare `relations.grapes` list empty, since the rules name the grapes (relations_more.grapes). `sources` only the sources this side cites (relations_more.sources counts all), each retrieved_via without its note. Facts' provenance by source_key (provenance_by_key). */
                                 profile: {
                                     aliases?: {
                                         kind: string;
@@ -1283,7 +1283,7 @@ export interface paths {
                             ok: true;
                             right: {
                                 ambiguous: boolean;
-                                /** @description The profile of one side, cut so that a compare body stays under 16 KB; each cut says what it left out and where the whole is. No aliases (relations_more.aliases: total, shown 0). Relation lists at most 5; an appellation's grape rules at most 2 (facts.grapes.value_total, relations_more.grape_rules), and its bare `relations.grapes` list empty, since the rules name the grapes (relations_more.grapes). `sources` only the sources this side cites (relations_more.sources counts all), each retrieved_via without its note. Facts' provenance by source_key (provenance_by_key). */
+                                /** @description The profile of one side, cut so that a compare body stays under 16 KB; each cut says what it left out and where the whole is. No aliases (relations_more.aliases: total, shown 0). Relation lists at most 5; an appellation's grape rules at most 2 (facts.grapes.value_total, relations_more.grape_rules) and the names its sources list that map to no grape at most 2 (facts.grapes.unmapped; relations_more.unmapped counts them all), and its bare `relations.grapes` list empty, since the rules name the grapes (relations_more.grapes). `sources` only the sources this side cites (relations_more.sources counts all), each retrieved_via without its note. Facts' provenance by source_key (provenance_by_key). */
                                 profile: {
                                     aliases?: {
                                         kind: string;

@@ -43,7 +43,7 @@ const SideProfile = Type.Object(
   {
     additionalProperties: true,
     description:
-      'The profile of one side, cut so that a compare body stays under 16 KB; each cut says what it left out and where the whole is. No aliases (relations_more.aliases: total, shown 0). Relation lists at most 5; an appellation\'s grape rules at most 2 (facts.grapes.value_total, relations_more.grape_rules), and its bare `relations.grapes` list empty, since the rules name the grapes (relations_more.grapes). `sources` only the sources this side cites (relations_more.sources counts all), each retrieved_via without its note. Facts\' provenance by source_key (provenance_by_key).',
+      'The profile of one side, cut so that a compare body stays under 16 KB; each cut says what it left out and where the whole is. No aliases (relations_more.aliases: total, shown 0). Relation lists at most 5; an appellation\'s grape rules at most 2 (facts.grapes.value_total, relations_more.grape_rules) and the names its sources list that map to no grape at most 2 (facts.grapes.unmapped; relations_more.unmapped counts them all), and its bare `relations.grapes` list empty, since the rules name the grapes (relations_more.grapes). `sources` only the sources this side cites (relations_more.sources counts all), each retrieved_via without its note. Facts\' provenance by source_key (provenance_by_key).',
   },
 );
 
