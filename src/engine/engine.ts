@@ -36,8 +36,9 @@ export const EXPLAIN_RULE_CAP = 25;
 export const COMPARE_RELATION_CAP = 5;
 /** Values listed per side of a list-valued fact in a comparison's shared and differences (totals are given). */
 export const COMPARE_VALUE_CAP = 5;
-/** An appellation's grape rules shown in a compare side (strongest roles first), and its sensory expressions shown there. */
+/** An appellation's grape rules (strongest roles first) and unmapped names shown in a compare side. */
 export const COMPARE_RULE_CAP = 2;
+/** Sensory reference expressions shown in a compare side (the full profile has them all). */
 export const COMPARE_EXPRESSION_CAP = 1;
 /** Items listed per part of a comparison's contrasts (totals are given). */
 const CONTRAST_LIMIT = 3;
@@ -1020,9 +1021,10 @@ export class Engine {
   /**
    * A side of a comparison (issue 33, item 5), cut so that a compare body stays under 16 KB, each cut
    * saying what it left out and where the whole is (`/v1/entities/{id}`, the uncut profile): no aliases
-   * (relations_more.aliases), relation lists and grape rules cut at COMPARE_RELATION_CAP, each fact's
-   * provenance by source_key (the source's title, publisher, url and the copy read are given once, in
-   * the side's `sources`), and `sources` only the ones the side cites (relations_more.sources).
+   * (relations_more.aliases), relation lists cut at COMPARE_RELATION_CAP, grape rules and unmapped names
+   * at COMPARE_RULE_CAP, each fact's provenance by source_key (the source's title, publisher, url and the
+   * copy read are given once, in the side's `sources`), and `sources` only the ones the side cites
+   * (relations_more.sources).
    */
   private scopedProfile(e: Entity) {
     const p = this.profile(e, null, COMPARE_RELATION_CAP, Number.POSITIVE_INFINITY, COMPARE_RULE_CAP);
