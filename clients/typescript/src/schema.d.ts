@@ -370,7 +370,7 @@ export interface paths {
                                     pairing_available: boolean;
                                     /** @description Says that the facts' provenance is by source_key (see facts), and where the uncut profile is. */
                                     provenance_by_key: {
-                                        /** @description /v1/entities/{entity_id}: the whole profile, each fact with its provenance inline, every alias, every source (with its retrieved_via note) and every relation. */
+                                        /** @description /v1/entities/{entity_id}: the profile uncut by compare, each fact with its provenance inline, every alias, every source (with its retrieved_via note), every sensory expression, and relation lists up to 50 (a longer one links to its /v1/entities query). */
                                         full_profile: string;
                                         /** @enum {string} */
                                         given_in: "sources";
@@ -545,7 +545,7 @@ export interface paths {
                                     pairing_available: boolean;
                                     /** @description Says that the facts' provenance is by source_key (see facts), and where the uncut profile is. */
                                     provenance_by_key: {
-                                        /** @description /v1/entities/{entity_id}: the whole profile, each fact with its provenance inline, every alias, every source (with its retrieved_via note) and every relation. */
+                                        /** @description /v1/entities/{entity_id}: the profile uncut by compare, each fact with its provenance inline, every alias, every source (with its retrieved_via note), every sensory expression, and relation lists up to 50 (a longer one links to its /v1/entities query). */
                                         full_profile: string;
                                         /** @enum {string} */
                                         given_in: "sources";
@@ -1157,7 +1157,7 @@ export interface paths {
                                     pairing_available: boolean;
                                     /** @description Says that the facts' provenance is by source_key (see facts), and where the uncut profile is. */
                                     provenance_by_key: {
-                                        /** @description /v1/entities/{entity_id}: the whole profile, each fact with its provenance inline, every alias, every source (with its retrieved_via note) and every relation. */
+                                        /** @description /v1/entities/{entity_id}: the profile uncut by compare, each fact with its provenance inline, every alias, every source (with its retrieved_via note), every sensory expression, and relation lists up to 50 (a longer one links to its /v1/entities query). */
                                         full_profile: string;
                                         /** @enum {string} */
                                         given_in: "sources";
@@ -1332,7 +1332,7 @@ export interface paths {
                                     pairing_available: boolean;
                                     /** @description Says that the facts' provenance is by source_key (see facts), and where the uncut profile is. */
                                     provenance_by_key: {
-                                        /** @description /v1/entities/{entity_id}: the whole profile, each fact with its provenance inline, every alias, every source (with its retrieved_via note) and every relation. */
+                                        /** @description /v1/entities/{entity_id}: the profile uncut by compare, each fact with its provenance inline, every alias, every source (with its retrieved_via note), every sensory expression, and relation lists up to 50 (a longer one links to its /v1/entities query). */
                                         full_profile: string;
                                         /** @enum {string} */
                                         given_in: "sources";

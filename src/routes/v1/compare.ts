@@ -35,7 +35,7 @@ const SideProfile = Type.Object(
     provenance_by_key: Type.Object(
       {
         given_in: Type.Literal('sources'),
-        full_profile: Type.String({ description: '/v1/entities/{entity_id}: the whole profile, each fact with its provenance inline, every alias, every source (with its retrieved_via note) and every relation.' }),
+        full_profile: Type.String({ description: '/v1/entities/{entity_id}: the profile uncut by compare, each fact with its provenance inline, every alias, every source (with its retrieved_via note), every sensory expression, and relation lists up to 50 (a longer one links to its /v1/entities query).' }),
       },
       { description: 'Says that the facts\' provenance is by source_key (see facts), and where the uncut profile is.' },
     ),
