@@ -34,8 +34,14 @@ export const EXPLAIN_ALIAS_CAP = 25;
 export const EXPLAIN_RULE_CAP = 25;
 /** Relation lists of a compare side are cut at this length (the whole lists are one /v1/entities query away). */
 export const COMPARE_RELATION_CAP = 5;
+/** Values listed per side of a list-valued fact in a comparison's shared and differences (totals are given). */
+export const COMPARE_VALUE_CAP = 5;
+/** An appellation's grape rules (strongest roles first) and unmapped names shown in a compare side. */
+export const COMPARE_RULE_CAP = 2;
+/** Sensory reference expressions shown in a compare side (the full profile has them all). */
+export const COMPARE_EXPRESSION_CAP = 1;
 /** Items listed per part of a comparison's contrasts (totals are given). */
-const CONTRAST_LIMIT = 8;
+const CONTRAST_LIMIT = 3;
 /** A profile's relation lists longer than this are cut, with the total and the /v1/entities query that lists them all (issue 33, item 6). */
 export const RELATION_CAP = 50;
 export { ENTITY_TYPES } from './kb/schema.ts';
@@ -993,7 +999,11 @@ export class Engine {
       ...this.resolutionHead(q, b.r),
       resolution: this.resolutionObject(b.e, b.c),
       profile: this.scopedProfile(b.e),
-      reference_expressions: b.e.sensory.map((x) => this.expressionOut(x, b.e)),
+      // the first sensory expression; the others (Rioja's Blanco beside its Tinto) are in the full profile
+      reference_expressions: b.e.sensory.slice(0, COMPARE_EXPRESSION_CAP).map((x) => this.expressionOut(x, b.e)),
+      ...(b.e.sensory.length > COMPARE_EXPRESSION_CAP
+        ? { reference_expressions_more: { total: b.e.sensory.length, shown: COMPARE_EXPRESSION_CAP, list: `/v1/entities/${b.e.id}` } }
+        : {}),
       sensory_boundary: b.e.sensory.length === 0 ? { reason: 'no_sourced_sensory_evidence', message: SENSORY_BOUNDARY } : null,
     });
     // the comparison first (what tells the two apart), then each side's profile
@@ -1008,10 +1018,52 @@ export class Engine {
     };
   }
 
-  /** A side of a comparison: the profile without aliases, its relation lists cut at COMPARE_RELATION_CAP (issue 33, item 5). */
+  /**
+   * A side of a comparison (issue 33, item 5), cut so that a compare body stays under 16 KB, each cut
+   * saying what it left out and where the whole is (`/v1/entities/{id}`, the uncut profile): no aliases
+   * (relations_more.aliases), relation lists cut at COMPARE_RELATION_CAP, grape rules and unmapped names
+   * at COMPARE_RULE_CAP, each fact's provenance by source_key (the source's title, publisher, url and the
+   * copy read are given once, in the side's `sources`), and `sources` only the ones the side cites
+   * (relations_more.sources).
+   */
   private scopedProfile(e: Entity) {
-    const { aliases: _a, ...rest } = this.profile(e, null, COMPARE_RELATION_CAP);
-    return rest;
+    const p = this.profile(e, null, COMPARE_RELATION_CAP, Number.POSITIVE_INFINITY, COMPARE_RULE_CAP);
+    const full = `/v1/entities/${e.id}`;
+    const more: Record<string, { total: number; shown: number; list: string }> = { ...p.relations_more };
+    const cited = new Set<string>();
+    const facts: Record<string, unknown> = {};
+    for (const [k, f] of Object.entries(p.facts as Record<string, { value: unknown; value_total?: number; provenance: ReturnType<Engine['factOut']>['provenance'] }>)) {
+      const { source_key, locator, source_excerpt, language_code } = f.provenance;
+      cited.add(source_key);
+      // an appellation's grape rules name their own source each
+      if (Array.isArray(f.value)) for (const v of f.value) if (v && typeof v === 'object' && typeof (v as { source_key?: unknown }).source_key === 'string') cited.add((v as { source_key: string }).source_key);
+      const out: Record<string, unknown> = { ...f, provenance: { source_key, locator, source_excerpt, language_code } };
+      // the names an appellation's sources list that map to no grape: the first few, counted, the rest in the full profile
+      const unmapped = (f as { unmapped?: unknown }).unmapped;
+      if (Array.isArray(unmapped)) {
+        out.unmapped = unmapped.slice(0, COMPARE_RULE_CAP);
+        for (const u of out.unmapped as { source_key?: unknown }[]) if (typeof u.source_key === 'string') cited.add(u.source_key);
+        if (unmapped.length > COMPARE_RULE_CAP) more.unmapped = { total: unmapped.length, shown: COMPARE_RULE_CAP, list: full };
+      }
+      facts[k] = out;
+    }
+    let relations = p.relations;
+    // an appellation whose rules were read lists its grapes (with their roles) in facts.grapes: the
+    // bare relation list would repeat them
+    if (e.grapeRules.length && relations.grapes.length) {
+      const total = more.grapes?.total ?? relations.grapes.length;
+      more.grapes = { total, shown: 0, list: `/v1/entities?appellation=${e.id}&type=grape` };
+      relations = { ...relations, grapes: [] };
+    }
+    if (e.aliases.length) more.aliases = { total: e.aliases.length, shown: 0, list: full };
+    // the copy's note (up to ~400 characters) is left to the full profile; the copy's url and kind stay
+    const sources = p.sources.filter((s) => cited.has(s.source_key)).map((s) => (s.retrieved_via ? { ...s, retrieved_via: { url: s.retrieved_via.url, kind: s.retrieved_via.kind } } : s));
+    if (sources.length < p.sources.length) more.sources = { total: p.sources.length, shown: sources.length, list: full };
+    const { aliases: _a, ...rest } = { ...p, facts, relations, relations_more: more, sources };
+    return {
+      ...rest,
+      provenance_by_key: { given_in: 'sources', full_profile: full },
+    };
   }
 
   /**
@@ -1043,6 +1095,9 @@ export class Engine {
         only_right_total: onlyB.length,
         only_left: names(onlyA),
         only_right: names(onlyB),
+        // each grape's appellations in full (the lists above are cut at CONTRAST_LIMIT)
+        left_list: `/v1/entities?grape=${a.id}&type=wine_geography`,
+        right_list: `/v1/entities?grape=${b.id}&type=wine_geography`,
       };
     }
     if (a.grapeRules.length || b.grapeRules.length) {
@@ -1059,6 +1114,8 @@ export class Engine {
         only_right_total: onlyB.length,
         only_left: names(onlyA),
         only_right: names(onlyB),
+        left_list: `/v1/entities?appellation=${a.id}&type=grape`,
+        right_list: `/v1/entities?appellation=${b.id}&type=grape`,
       };
     }
     if (a.pairing || b.pairing) {
@@ -1066,11 +1123,20 @@ export class Engine {
       const fa = foods(a);
       const fb = foods(b);
       const only = (x: Map<string, string>, y: Map<string, string>) => [...x].filter(([k]) => !y.has(k)).map(([, v]) => v);
+      const shared = [...fa].filter(([k]) => fb.has(k)).map(([, v]) => v);
+      const onlyA = only(fa, fb);
+      const onlyB = only(fb, fa);
       out.pairings = {
         basis: 'foods with verified pairing items (recommended or suitable); the items and their sources are in /v1/pair',
-        shared: [...fa].filter(([k]) => fb.has(k)).map(([, v]) => v).slice(0, CONTRAST_LIMIT),
-        only_left: only(fa, fb).slice(0, CONTRAST_LIMIT),
-        only_right: only(fb, fa).slice(0, CONTRAST_LIMIT),
+        shared: shared.slice(0, CONTRAST_LIMIT),
+        only_left: onlyA.slice(0, CONTRAST_LIMIT),
+        only_right: onlyB.slice(0, CONTRAST_LIMIT),
+        // the lists above are cut at CONTRAST_LIMIT: their lengths, and each side's whole pairing
+        shared_total: shared.length,
+        only_left_total: onlyA.length,
+        only_right_total: onlyB.length,
+        left_list: a.pairing ? `/v1/pair?q=${a.id}` : null,
+        right_list: b.pairing ? `/v1/pair?q=${b.id}` : null,
       };
     }
     out.sensory = { left_available: a.sensory.length > 0, right_available: b.sensory.length > 0 };
@@ -1102,8 +1168,15 @@ export class Engine {
         (lo <= hi ? shared : differences).push(entry);
       } else if (Array.isArray(va) && Array.isArray(vb)) {
         const common = va.filter((x) => vb.includes(x));
-        const display = (xs: string[]) => xs.map((k) => this.kb.byKey.get(k)?.name ?? k);
-        const entry = { field: f, relation: common.length ? 'shared_values' : 'no_shared_values', common: display(common), left: display(va), right: display(vb), ...prov };
+        // long lists (an appellation's 65 grapes) are cut at COMPARE_VALUE_CAP; the totals are given, and
+        // each side's whole value is in its uncapped profile
+        const display = (xs: string[]) => xs.slice(0, COMPARE_VALUE_CAP).map((k) => this.kb.byKey.get(k)?.name ?? k);
+        const cut = Math.max(common.length, va.length, vb.length) > COMPARE_VALUE_CAP;
+        const entry = {
+          field: f, relation: common.length ? 'shared_values' : 'no_shared_values', common: display(common), left: display(va), right: display(vb), ...prov,
+          common_total: common.length, left_total: va.length, right_total: vb.length,
+          ...(cut ? { left_list: `/v1/entities/${a.id}`, right_list: `/v1/entities/${b.id}` } : {}),
+        };
         (common.length ? shared : differences).push(entry);
       } else if (va === vb) {
         shared.push({ field: f, relation: 'same', value: this.displayValue(va), ...prov });

@@ -267,7 +267,15 @@ function factsList(profile: Json): HTMLElement {
   const country = profile.relations?.country as Json | null | undefined;
   const valueOf = (k: string, v: unknown): Child[] =>
     country && (k === 'country' || k === 'country_of_origin') ? [entityButton(country), k === 'country' ? ` (${String(v)})` : ''] : renderValue(v);
-  return h('dl', { class: 'facts' }, ...facts.flatMap(([k, f]) => [h('dt', {}, label(k)), h('dd', {}, ...valueOf(k, (f as Json).value), provenanceOf((f as Json).provenance))]));
+  // a compare side gives a fact's source by source_key only: its title, publisher and url are in the profile's sources
+  const sources = new Map(((profile.sources ?? []) as Json[]).map((s) => [s.source_key, s]));
+  const withSource = (p: Json | undefined): Json | undefined => {
+    const s = p && !p.source_title ? sources.get(p.source_key) : undefined;
+    return s ? { ...p, source_title: s.title, source_publisher: s.publisher, source_url: s.url, retrieved_via: s.retrieved_via } : p;
+  };
+  // a cut list (an appellation's grape rules) says how many more there are
+  const more = (f: Json) => (Array.isArray(f.value) && typeof f.value_total === 'number' && f.value_total > f.value.length ? ` and ${f.value_total - f.value.length} more` : '');
+  return h('dl', { class: 'facts' }, ...facts.flatMap(([k, f]) => [h('dt', {}, label(k)), h('dd', {}, ...valueOf(k, (f as Json).value), more(f as Json), provenanceOf(withSource((f as Json).provenance)))]));
 }
 
 function factsSection(profile: Json): HTMLElement[] {
@@ -481,7 +489,13 @@ function compareSide(side: Json, which: string): HTMLElement {
     factsList(profile),
     h('h4', {}, 'Taste profile'),
     exprs.length
-      ? h('ul', {}, ...exprs.map((x) => h('li', {}, String(x.expression_name), x.body ? `: ${x.body}` : '', x.primary_aromas?.length ? ` Aromas: ${x.primary_aromas.join(', ')}.` : '')))
+      ? h(
+          'ul',
+          {},
+          ...exprs.map((x) => h('li', {}, String(x.expression_name), x.body ? `: ${x.body}` : '', x.primary_aromas?.length ? ` Aromas: ${x.primary_aromas.join(', ')}.` : '')),
+          // the compare side shows the first expression; the entity view has them all
+          side.reference_expressions_more ? h('li', { 'data-more': '' }, `${side.reference_expressions_more.total - exprs.length} more in the `, h('button', { type: 'button', onclick: () => openEntity(String(profile.entity_id), name) }, `profile of ${name}`), '.') : null,
+        )
       : boundary(String(side.sensory_boundary?.message ?? 'No sourced taste profile exists for this entity in this release.')),
   );
 }
@@ -489,8 +503,10 @@ function compareSide(side: Json, which: string): HTMLElement {
 /** What sets two entities apart (the comparison's differences and contrasts), before their profiles. */
 function comparisonPart(c: Json, ln: string, rn: string): HTMLElement {
   const rows: HTMLElement[] = [];
+  // a list value shows its first few items; the total says how many there are
+  const more = (shown: unknown, total: unknown) => (Array.isArray(shown) && typeof total === 'number' && total > shown.length ? ` and ${total - shown.length} more` : '');
   for (const d of (c.differences ?? []) as Json[]) {
-    rows.push(h('li', {}, `${label(String(d.field))}: `, ...renderValue(d.left ?? d.relation), ` (${ln}) against `, ...renderValue(d.right ?? ''), ` (${rn})`));
+    rows.push(h('li', {}, `${label(String(d.field))}: `, ...renderValue(d.left ?? d.relation), more(d.left, d.left_total), ` (${ln}) against `, ...renderValue(d.right ?? ''), more(d.right, d.right_total), ` (${rn})`));
   }
   const x: Json = c.contrasts ?? {};
   const list = (title: string, part: Json | undefined) => {
@@ -506,9 +522,11 @@ function comparisonPart(c: Json, ln: string, rn: string): HTMLElement {
   list('Grapes', x.grapes);
   if (x.pairings) {
     const p: Json = x.pairings;
-    if (p.only_left?.length) rows.push(h('li', {}, `Verified pairings only for ${ln}: ${(p.only_left as string[]).join(', ')}`));
-    if (p.only_right?.length) rows.push(h('li', {}, `Verified pairings only for ${rn}: ${(p.only_right as string[]).join(', ')}`));
-    if (p.shared?.length) rows.push(h('li', {}, `Verified pairings for both: ${(p.shared as string[]).join(', ')}`));
+    // each list shows a few foods; the total says how many there are
+    const foods = (xs: string[], total: number | undefined) => `${xs.join(', ')}${total !== undefined && total > xs.length ? ` and ${total - xs.length} more` : ''}`;
+    if (p.only_left?.length) rows.push(h('li', {}, `Verified pairings only for ${ln}: ${foods(p.only_left, p.only_left_total)}`));
+    if (p.only_right?.length) rows.push(h('li', {}, `Verified pairings only for ${rn}: ${foods(p.only_right, p.only_right_total)}`));
+    if (p.shared?.length) rows.push(h('li', {}, `Verified pairings for both: ${foods(p.shared, p.shared_total)}`));
   }
   if (x.sensory && x.sensory.left_available !== x.sensory.right_available) {
     rows.push(h('li', {}, `A sourced taste profile exists only for ${x.sensory.left_available ? ln : rn}.`));

@@ -38,6 +38,32 @@ describe('bodies of the most-asked entities fit in 32 KB (issue 33)', () => {
     assert.deepEqual(over, []);
   });
 
+  // issue 33, item 5: a compare body under 16 KB. The pairs: each of the top 100 with the next, the
+  // two the issue names, and each of the top 100 with the ten whose sides weigh most (two appellations
+  // with grape rules and sensory notes make the largest bodies).
+  test('compare of the top 100 with the next, with the ten heaviest, and pinot noir/gamay, barolo/barbaresco, is under 16 KB', () => {
+    const COMPARE_LIMIT = 16 * 1024;
+    const bytes = (l: string, r: string) => Buffer.byteLength(JSON.stringify(e.compare({ left: l, right: r }).body));
+    const sideBytes = new Map<string, number>();
+    const pairs: [string, string][] = [['pinot noir', 'gamay'], ['barolo', 'barbaresco']];
+    for (let i = 0; i < top.length; i++) {
+      const b = e.compare({ left: top[i]!, right: top[(i + 1) % top.length]! }).body as any;
+      sideBytes.set(top[i]!, Buffer.byteLength(JSON.stringify(b.left)));
+      pairs.push([top[i]!, top[(i + 1) % top.length]!]);
+    }
+    const heaviest = [...sideBytes].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([k]) => k);
+    for (const h of heaviest) for (const k of top) if (k !== h) pairs.push([k, h]);
+    const over: string[] = [];
+    let max = 0;
+    for (const [l, r] of pairs) {
+      const n = bytes(l, r);
+      max = Math.max(max, n);
+      if (n > COMPARE_LIMIT) over.push(`${l} / ${r}: ${n}`);
+    }
+    assert.ok(pairs.length > 1000, `${pairs.length} pairs`);
+    assert.deepEqual(over, [], `largest ${max} bytes`);
+  });
+
   test('the entity endpoint still gives every alias', () => {
     const us = e.kb.byKey.get('geo/us')!;
     assert.ok(us.aliases.length > 25);

@@ -251,6 +251,10 @@ describe('playground page in Chromium', { skip: NO_BROWSER }, () => {
     // a profile's catalogue id comes after the facts that describe it
     const terms = await page.locator('#compare-result [data-side=left] dl.facts dt').allTextContents();
     assert.equal(terms.at(-1), 'Vivc id', terms.join(','));
+    // a compare side names each fact's source by key; the page still shows its publisher and title, from the side's sources
+    const vivc = sharedEngine().kb.sources.get('vivc')!;
+    const line = (await page.locator('#compare-result [data-side=left] dl.facts dd .src').last().textContent())!;
+    assert.ok(line.startsWith(`Source: ${vivc.publisher}: ${vivc.title}`), line);
     // the allowance left is shown at the top of the page too (on a phone the side panel is at the bottom)
     assert.match((await page.textContent('#remaining-top'))!, /^Demo requests left this hour: \d+\.$/);
     await close();

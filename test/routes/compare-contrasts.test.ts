@@ -60,6 +60,83 @@ describe('compare: differences first, bodies that fit (issue 33, item 5)', () =>
     for (const f of p.shared) assert.ok(sa.has(f), f);
   });
 
+  test('every cut in a compare says what it cut and where the whole is; the body is under 16 KB as served (keyed and demo)', async () => {
+    const e = sharedEngine();
+    for (const [l, r] of [['geo/champagne', 'geo/rioja'], ['geo/champagne', 'geo/rheinhessen'], ['barolo', 'barbaresco'], ['pinot noir', 'gamay']]) {
+      const url = `/v1/compare?left=${encodeURIComponent(l!)}&right=${encodeURIComponent(r!)}`;
+      const { body, bytes } = await get(url);
+      assert.ok(bytes < 16 * 1024, `${l} / ${r}: ${bytes} bytes`);
+      const demo = await t.app.inject({ method: 'GET', url: url.replace('/v1/', '/v1/demo/') });
+      assert.equal(demo.statusCode, 200);
+      assert.ok(Buffer.byteLength(demo.body) < 16 * 1024, `demo ${l} / ${r}: ${Buffer.byteLength(demo.body)} bytes`);
+      for (const which of ['left', 'right'] as const) {
+        const side = body[which];
+        const p = side.profile;
+        const x = e.kb.byId.get(p.entity_id)!;
+        const full = `/v1/entities/${p.entity_id}`;
+        assert.equal(p.provenance_by_key.full_profile, full);
+        // each fact names its source by key, and that source is given once, in the side's sources
+        const keys = p.sources.map((s: any) => s.source_key);
+        assert.equal(new Set(keys).size, keys.length);
+        for (const [k, f] of Object.entries<any>(p.facts)) {
+          assert.equal(f.provenance.source_title, undefined, k);
+          assert.ok(keys.includes(f.provenance.source_key), `${p.canonical_name} ${k}: ${f.provenance.source_key}`);
+          assert.equal(p.sources.find((s: any) => s.source_key === f.provenance.source_key).title, e.kb.sources.get(f.provenance.source_key)!.title);
+        }
+        // the sources not shown, the aliases, the grape rules and the sensory expressions are counted and linked
+        const all = (await get(full)).body.entity;
+        assert.equal(p.relations_more.sources?.total ?? p.sources.length, all.sources.length);
+        if (p.sources.length < all.sources.length) assert.equal(p.relations_more.sources.list, full);
+        if (x.aliases.length) assert.deepEqual(p.relations_more.aliases, { total: x.aliases.length, shown: 0, list: full });
+        assert.equal(p.aliases, undefined);
+        if (p.facts.grapes?.value_total !== undefined) {
+          assert.equal(p.facts.grapes.value_total, all.facts.grapes.value_total ?? all.facts.grapes.value.length);
+          assert.equal(p.relations_more.grape_rules.total, p.facts.grapes.value_total);
+          assert.equal(p.relations_more.grape_rules.shown, p.facts.grapes.value.length);
+        }
+        // the names the rules' sources list that map to no grape: the first two, and the count of them all
+        const unmapped = all.facts.grapes?.unmapped ?? [];
+        if (unmapped.length > 2) {
+          assert.deepEqual(p.facts.grapes.unmapped, unmapped.slice(0, 2));
+          assert.deepEqual(p.relations_more.unmapped, { total: unmapped.length, shown: 2, list: full });
+        } else assert.deepEqual(p.facts.grapes?.unmapped ?? [], unmapped);
+        if (x.sensory.length > side.reference_expressions.length) assert.deepEqual(side.reference_expressions_more, { total: x.sensory.length, shown: side.reference_expressions.length, list: full });
+        else assert.equal(side.reference_expressions_more, undefined);
+      }
+      // the comparison's lists give their totals, and where each side's whole list is
+      const c = body.comparison;
+      for (const part of [c.contrasts.appellations, c.contrasts.grapes, c.contrasts.pairings].filter(Boolean)) {
+        assert.ok(part.only_left.length <= part.only_left_total && part.only_right.length <= part.only_right_total);
+        assert.ok(part.left_list === null || /^\/v1\/(entities|pair)\?/.test(part.left_list), part.left_list);
+      }
+      for (const d of [...c.shared, ...c.differences].filter((d: any) => Array.isArray(d.left))) {
+        assert.ok(d.left.length <= d.left_total && d.right.length <= d.right_total && d.common.length <= d.common_total, d.field);
+        if (d.left.length < d.left_total || d.right.length < d.right_total) assert.equal(d.left_list, `/v1/entities/${body.left.profile.entity_id}`);
+      }
+    }
+  });
+
+  test('Rioja against Champagne: the pairings and grapes each side lacks, counted beyond the few listed', async () => {
+    const { body } = await get('/v1/compare?left=champagne&right=rioja');
+    const e = sharedEngine();
+    const foods = (k: string) => new Set((e.kb.byKey.get(k)!.pairing?.items ?? []).filter((it) => it.pairing_relationship !== 'avoid').map((it) => it.pairing_key));
+    const ch = foods('geo/champagne');
+    const ri = foods('geo/rioja');
+    const p = body.comparison.contrasts.pairings;
+    assert.equal(p.only_left_total, [...ch].filter((k) => !ri.has(k)).length);
+    assert.equal(p.only_right_total, [...ri].filter((k) => !ch.has(k)).length);
+    assert.equal(p.shared_total, [...ch].filter((k) => ri.has(k)).length);
+    assert.equal(p.left_list, `/v1/pair?q=${body.left.profile.entity_id}`);
+    const g = body.comparison.contrasts.grapes;
+    assert.equal(g.right_list, `/v1/entities?appellation=${body.right.profile.entity_id}&type=grape`);
+    // a link given for a cut list answers with the whole list
+    const listed = (await get(`${g.right_list}&limit=100`)).body;
+    assert.equal(listed.next_cursor, null);
+    const names = new Set(listed.entities.map((x: any) => x.canonical_name));
+    assert.ok(names.size >= g.only_right_total + g.shared_total, [...names].join(', '));
+    for (const x of g.only_right) assert.ok(names.has(x.canonical_name), x.canonical_name);
+  });
+
   test('beer styles have no appellation or grape contrasts, only what they have', async () => {
     const { body, bytes } = await get('/v1/compare?left=irish%20stout&right=american%20ipa');
     assert.equal(body.comparison.contrasts.appellations, undefined);

@@ -168,7 +168,7 @@ export interface paths {
         };
         /**
          * Compare two resolved entities
-         * @description Resolves left and right and returns a scoped profile of each plus a field-by-field comparison of their sourced facts: the same or different value (country, colour, classification…), overlapping or disjoint ranges (ABV, IBU, OG…), shared list values (grapes, tags). Entities of different types compare on the fields they have in common; fields only one side has are listed, never guessed. Each side carries its sensory reference expressions where they are sourced (or the sensory boundary). The comparison comes first, with its `contrasts` (appellations, grapes, pairings and sensory evidence one side has and the other lacks), then the profile of each side, whose relation lists are cut at 5 (`relations_more` links to the whole list). Catalogue ids (VIVC, file numbers, style ids) are never compared. 404 ENTITY_NOT_RESOLVED names the side that did not resolve (not counted). An entity_id (or a permanent key such as grape/syrah) is accepted too: that entity is then resolved directly, with state "resolved", matched_on "entity_id" and score 100.
+         * @description Resolves left and right and returns a scoped profile of each plus a field-by-field comparison of their sourced facts: the same or different value (country, colour, classification…), overlapping or disjoint ranges (ABV, IBU, OG…), shared list values (grapes, tags). Entities of different types compare on the fields they have in common; fields only one side has are listed, never guessed. Each side carries its sensory reference expressions where they are sourced (or the sensory boundary). The comparison comes first, with its `contrasts` (appellations, grapes, pairings and sensory evidence one side has and the other lacks), then the profile of each side, cut so that the body stays under 16 KB (no aliases, relation lists at most 5, grape rules at most 2, one sensory expression, each fact's provenance by source_key with the sources given once per side); every cut gives its total and the URL of the whole (`relations_more`, `reference_expressions_more`, `provenance_by_key.full_profile`). Catalogue ids (VIVC, file numbers, style ids) are never compared. 404 ENTITY_NOT_RESOLVED names the side that did not resolve (not counted). An entity_id (or a permanent key such as grape/syrah) is accepted too: that entity is then resolved directly, with state "resolved", matched_on "entity_id" and score 100.
          */
         get: {
             parameters: {
@@ -213,11 +213,13 @@ export interface paths {
                         "application/json": {
                             comparison: {
                                 basis: string;
-                                /** @description What tells the two apart beyond their facts, each part present only where a side has something: `appellations` (for grapes: the appellations whose rules name one and not the other, strongest role first), `grapes` (for appellations: the grapes one's rules name and the other's do not), `pairings` (foods with verified items on one side only) and `sensory` (which side has sourced sensory evidence). Lists hold at most 8 entries; the totals are given. */
+                                /** @description What tells the two apart beyond their facts, each part present only where a side has something: `appellations` (for grapes: the appellations whose rules name one and not the other, strongest role first), `grapes` (for appellations: the grapes one's rules name and the other's do not), `pairings` (foods with verified items on one side only) and `sensory` (which side has sourced sensory evidence). Lists hold at most 3 entries; the totals are given, and left_list/right_list say where each side's whole list is. */
                                 contrasts: {
                                     appellations?: {
                                         basis: string;
-                                        /** @description At most 8; only_left_total gives the count. */
+                                        /** @description The /v1/entities query listing the whole of the left side's list (its appellations, or its grapes). */
+                                        left_list?: string;
+                                        /** @description At most 3; only_left_total gives the count. */
                                         only_left: {
                                             canonical_name: string;
                                             domain: "wine" | "spirits" | "beer";
@@ -234,11 +236,14 @@ export interface paths {
                                             entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                         }[];
                                         only_right_total: number;
+                                        right_list?: string;
                                         shared_total: number;
                                     };
                                     grapes?: {
                                         basis: string;
-                                        /** @description At most 8; only_left_total gives the count. */
+                                        /** @description The /v1/entities query listing the whole of the left side's list (its appellations, or its grapes). */
+                                        left_list?: string;
+                                        /** @description At most 3; only_left_total gives the count. */
                                         only_left: {
                                             canonical_name: string;
                                             domain: "wine" | "spirits" | "beer";
@@ -255,14 +260,21 @@ export interface paths {
                                             entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                         }[];
                                         only_right_total: number;
+                                        right_list?: string;
                                         shared_total: number;
                                     };
                                     pairings?: {
                                         basis: string;
-                                        /** @description Foods only the left has verified pairing items for (at most 8). */
+                                        left_list?: string | null;
+                                        /** @description Foods only the left has verified pairing items for (at most 3). */
                                         only_left: string[];
+                                        only_left_total?: number;
                                         only_right: string[];
+                                        only_right_total?: number;
+                                        right_list?: string | null;
                                         shared: string[];
+                                        /** @description The whole lengths of shared, only_left and only_right (each shows at most 3). */
+                                        shared_total?: number;
                                     };
                                     sensory: {
                                         left_available: boolean;
@@ -270,10 +282,17 @@ export interface paths {
                                     };
                                 };
                                 differences: ({
+                                    /** @description List-valued fields (shared_values, no_shared_values): common, left and right show at most 5 values each; these are the whole lengths. */
+                                    common_total?: number;
                                     field: string;
+                                    /** @description Present when a list was cut: /v1/entities/{id} of the left side, whose fact holds the whole list. */
+                                    left_list?: string;
                                     left_source: string;
+                                    left_total?: number;
                                     relation: string;
+                                    right_list?: string;
                                     right_source: string;
+                                    right_total?: number;
                                 } & {
                                     [key: string]: unknown;
                                 })[];
@@ -285,16 +304,24 @@ export interface paths {
                                 same_entity: boolean;
                                 same_type: boolean;
                                 shared: ({
+                                    /** @description List-valued fields (shared_values, no_shared_values): common, left and right show at most 5 values each; these are the whole lengths. */
+                                    common_total?: number;
                                     field: string;
+                                    /** @description Present when a list was cut: /v1/entities/{id} of the left side, whose fact holds the whole list. */
+                                    left_list?: string;
                                     left_source: string;
+                                    left_total?: number;
                                     relation: string;
+                                    right_list?: string;
                                     right_source: string;
+                                    right_total?: number;
                                 } & {
                                     [key: string]: unknown;
                                 })[];
                             };
                             left: {
                                 ambiguous: boolean;
+                                /** @description The profile of one side, cut so that a compare body stays under 16 KB; each cut says what it left out and where the whole is. No aliases (relations_more.aliases: total, shown 0). Relation lists at most 5; an appellation's grape rules at most 2 (facts.grapes.value_total, relations_more.grape_rules) and the names its sources list that map to no grape at most 2 (facts.grapes.unmapped; relations_more.unmapped counts them all), and its bare `relations.grapes` list empty, since the rules name the grapes (relations_more.grapes). `sources` only the sources this side cites (relations_more.sources counts all), each retrieved_via without its note. Facts' provenance by source_key (provenance_by_key). */
                                 profile: {
                                     aliases?: {
                                         kind: string;
@@ -310,7 +337,7 @@ export interface paths {
                                     /** @description Permanent key; entity_id = UUIDv5 of it. */
                                     entity_key: string;
                                     entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
-                                    /** @description Every fact carries its provenance. An appellation whose product specification was read has `grapes` with value `[{entity_id, canonical_name, entity_type, domain, role, min_share, max_share, scope, source_key, locator}]`: role is required (the wine must contain it, or be made of it alone), principal (named as the main variety), permitted or accessory; shares are percentages as the text states them, else null; scope is the wine type the entry holds for, else null. A set read only through a dataset's extraction of the single document (its source carries retrieved_via kind dataset) is never required and gives no shares. Where no rules were read, a `grapes` fact (if any) is the list of varieties its source names. */
+                                    /** @description The facts of the explain profile. Each provenance names its source by source_key only; source_title, source_publisher, source_url and retrieved_via are given once, in `sources` (the full profile, with them inline, is provenance_by_key.full_profile). */
                                     facts: {
                                         [key: string]: {
                                             /** @description On an appellation's `grapes` (issue 34): true when every variety its rule sets' sources list is in `value`; false when a listed name maps to no grape (see `unmapped`) or the whole list was not re-read (see `completeness_note`). A partial list is never the appellation's whole set of grapes. */
@@ -318,24 +345,11 @@ export interface paths {
                                             /** @description Why a set is partial when no name is known to be missing (a list nobody re-read whole). */
                                             completeness_note?: string | null;
                                             provenance: {
-                                                /** @description Language of source_excerpt (ISO 639-1 or -3); null when there is no excerpt. */
                                                 language_code: string | null;
-                                                /** @description Section, page, id or URL fragment where the fact stands. */
                                                 locator: string;
-                                                /** @description The copy the text was read in, or null when it was read at source_url. */
-                                                retrieved_via: {
-                                                    kind: "mirror" | "reprint" | "third_party_list" | "scrape" | "encyclopedia_copy" | "dataset";
-                                                    note?: string;
-                                                    /** Format: uri */
-                                                    url: string;
-                                                } | null;
-                                                /** @description A verbatim passage (at most 300 characters) of the source that states the fact, where one is kept (the definitions of wine styles); null otherwise. */
                                                 source_excerpt: string | null;
+                                                /** @description The entry of this profile's `sources` with the title, publisher, url and the copy read (retrieved_via). */
                                                 source_key: string;
-                                                source_publisher: string;
-                                                source_title: string;
-                                                /** Format: uri */
-                                                source_url: string;
                                             };
                                             /** @description On an appellation's `grapes`: the names its sources list that are not in `value`, with the reason (empty when complete). */
                                             unmapped?: {
@@ -349,11 +363,18 @@ export interface paths {
                                                 source_text: string | null;
                                             }[];
                                             value: unknown;
-                                            /** @description Present when a long list value was cut (an appellation's grape rules over 50 items, strongest roles first): the length of the whole list. The profile's relations_more.grape_rules links to it. */
+                                            /** @description Present when a list value was cut (an appellation's grape rules: 2 shown in a compare side, strongest roles first): the length of the whole list; relations_more.grape_rules links to it. */
                                             value_total?: number;
                                         };
                                     };
                                     pairing_available: boolean;
+                                    /** @description Says that the facts' provenance is by source_key (see facts), and where the uncut profile is. */
+                                    provenance_by_key: {
+                                        /** @description /v1/entities/{entity_id}: the profile uncut by compare, each fact with its provenance inline, every alias, every source (with its retrieved_via note), every sensory expression, and relation lists up to 50 (a longer one links to its /v1/entities query). */
+                                        full_profile: string;
+                                        /** @enum {string} */
+                                        given_in: "sources";
+                                    };
                                     relations: {
                                         ancestors: {
                                             canonical_name: string;
@@ -443,6 +464,12 @@ export interface paths {
                                 reference_expressions: {
                                     [key: string]: unknown;
                                 }[];
+                                reference_expressions_more?: {
+                                    /** @description Where every sensory reference expression of the side is whole. */
+                                    list: string;
+                                    shown: number;
+                                    total: number;
+                                };
                                 resolution: {
                                     canonical_name: string;
                                     /** Format: uuid */
@@ -469,6 +496,7 @@ export interface paths {
                             ok: true;
                             right: {
                                 ambiguous: boolean;
+                                /** @description The profile of one side, cut so that a compare body stays under 16 KB; each cut says what it left out and where the whole is. No aliases (relations_more.aliases: total, shown 0). Relation lists at most 5; an appellation's grape rules at most 2 (facts.grapes.value_total, relations_more.grape_rules) and the names its sources list that map to no grape at most 2 (facts.grapes.unmapped; relations_more.unmapped counts them all), and its bare `relations.grapes` list empty, since the rules name the grapes (relations_more.grapes). `sources` only the sources this side cites (relations_more.sources counts all), each retrieved_via without its note. Facts' provenance by source_key (provenance_by_key). */
                                 profile: {
                                     aliases?: {
                                         kind: string;
@@ -484,7 +512,7 @@ export interface paths {
                                     /** @description Permanent key; entity_id = UUIDv5 of it. */
                                     entity_key: string;
                                     entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
-                                    /** @description Every fact carries its provenance. An appellation whose product specification was read has `grapes` with value `[{entity_id, canonical_name, entity_type, domain, role, min_share, max_share, scope, source_key, locator}]`: role is required (the wine must contain it, or be made of it alone), principal (named as the main variety), permitted or accessory; shares are percentages as the text states them, else null; scope is the wine type the entry holds for, else null. A set read only through a dataset's extraction of the single document (its source carries retrieved_via kind dataset) is never required and gives no shares. Where no rules were read, a `grapes` fact (if any) is the list of varieties its source names. */
+                                    /** @description The facts of the explain profile. Each provenance names its source by source_key only; source_title, source_publisher, source_url and retrieved_via are given once, in `sources` (the full profile, with them inline, is provenance_by_key.full_profile). */
                                     facts: {
                                         [key: string]: {
                                             /** @description On an appellation's `grapes` (issue 34): true when every variety its rule sets' sources list is in `value`; false when a listed name maps to no grape (see `unmapped`) or the whole list was not re-read (see `completeness_note`). A partial list is never the appellation's whole set of grapes. */
@@ -492,24 +520,11 @@ export interface paths {
                                             /** @description Why a set is partial when no name is known to be missing (a list nobody re-read whole). */
                                             completeness_note?: string | null;
                                             provenance: {
-                                                /** @description Language of source_excerpt (ISO 639-1 or -3); null when there is no excerpt. */
                                                 language_code: string | null;
-                                                /** @description Section, page, id or URL fragment where the fact stands. */
                                                 locator: string;
-                                                /** @description The copy the text was read in, or null when it was read at source_url. */
-                                                retrieved_via: {
-                                                    kind: "mirror" | "reprint" | "third_party_list" | "scrape" | "encyclopedia_copy" | "dataset";
-                                                    note?: string;
-                                                    /** Format: uri */
-                                                    url: string;
-                                                } | null;
-                                                /** @description A verbatim passage (at most 300 characters) of the source that states the fact, where one is kept (the definitions of wine styles); null otherwise. */
                                                 source_excerpt: string | null;
+                                                /** @description The entry of this profile's `sources` with the title, publisher, url and the copy read (retrieved_via). */
                                                 source_key: string;
-                                                source_publisher: string;
-                                                source_title: string;
-                                                /** Format: uri */
-                                                source_url: string;
                                             };
                                             /** @description On an appellation's `grapes`: the names its sources list that are not in `value`, with the reason (empty when complete). */
                                             unmapped?: {
@@ -523,11 +538,18 @@ export interface paths {
                                                 source_text: string | null;
                                             }[];
                                             value: unknown;
-                                            /** @description Present when a long list value was cut (an appellation's grape rules over 50 items, strongest roles first): the length of the whole list. The profile's relations_more.grape_rules links to it. */
+                                            /** @description Present when a list value was cut (an appellation's grape rules: 2 shown in a compare side, strongest roles first): the length of the whole list; relations_more.grape_rules links to it. */
                                             value_total?: number;
                                         };
                                     };
                                     pairing_available: boolean;
+                                    /** @description Says that the facts' provenance is by source_key (see facts), and where the uncut profile is. */
+                                    provenance_by_key: {
+                                        /** @description /v1/entities/{entity_id}: the profile uncut by compare, each fact with its provenance inline, every alias, every source (with its retrieved_via note), every sensory expression, and relation lists up to 50 (a longer one links to its /v1/entities query). */
+                                        full_profile: string;
+                                        /** @enum {string} */
+                                        given_in: "sources";
+                                    };
                                     relations: {
                                         ancestors: {
                                             canonical_name: string;
@@ -617,6 +639,12 @@ export interface paths {
                                 reference_expressions: {
                                     [key: string]: unknown;
                                 }[];
+                                reference_expressions_more?: {
+                                    /** @description Where every sensory reference expression of the side is whole. */
+                                    list: string;
+                                    shown: number;
+                                    total: number;
+                                };
                                 resolution: {
                                     canonical_name: string;
                                     /** Format: uuid */
@@ -949,11 +977,13 @@ export interface paths {
                         "application/json": {
                             comparison: {
                                 basis: string;
-                                /** @description What tells the two apart beyond their facts, each part present only where a side has something: `appellations` (for grapes: the appellations whose rules name one and not the other, strongest role first), `grapes` (for appellations: the grapes one's rules name and the other's do not), `pairings` (foods with verified items on one side only) and `sensory` (which side has sourced sensory evidence). Lists hold at most 8 entries; the totals are given. */
+                                /** @description What tells the two apart beyond their facts, each part present only where a side has something: `appellations` (for grapes: the appellations whose rules name one and not the other, strongest role first), `grapes` (for appellations: the grapes one's rules name and the other's do not), `pairings` (foods with verified items on one side only) and `sensory` (which side has sourced sensory evidence). Lists hold at most 3 entries; the totals are given, and left_list/right_list say where each side's whole list is. */
                                 contrasts: {
                                     appellations?: {
                                         basis: string;
-                                        /** @description At most 8; only_left_total gives the count. */
+                                        /** @description The /v1/entities query listing the whole of the left side's list (its appellations, or its grapes). */
+                                        left_list?: string;
+                                        /** @description At most 3; only_left_total gives the count. */
                                         only_left: {
                                             canonical_name: string;
                                             domain: "wine" | "spirits" | "beer";
@@ -970,11 +1000,14 @@ export interface paths {
                                             entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                         }[];
                                         only_right_total: number;
+                                        right_list?: string;
                                         shared_total: number;
                                     };
                                     grapes?: {
                                         basis: string;
-                                        /** @description At most 8; only_left_total gives the count. */
+                                        /** @description The /v1/entities query listing the whole of the left side's list (its appellations, or its grapes). */
+                                        left_list?: string;
+                                        /** @description At most 3; only_left_total gives the count. */
                                         only_left: {
                                             canonical_name: string;
                                             domain: "wine" | "spirits" | "beer";
@@ -991,14 +1024,21 @@ export interface paths {
                                             entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
                                         }[];
                                         only_right_total: number;
+                                        right_list?: string;
                                         shared_total: number;
                                     };
                                     pairings?: {
                                         basis: string;
-                                        /** @description Foods only the left has verified pairing items for (at most 8). */
+                                        left_list?: string | null;
+                                        /** @description Foods only the left has verified pairing items for (at most 3). */
                                         only_left: string[];
+                                        only_left_total?: number;
                                         only_right: string[];
+                                        only_right_total?: number;
+                                        right_list?: string | null;
                                         shared: string[];
+                                        /** @description The whole lengths of shared, only_left and only_right (each shows at most 3). */
+                                        shared_total?: number;
                                     };
                                     sensory: {
                                         left_available: boolean;
@@ -1006,10 +1046,17 @@ export interface paths {
                                     };
                                 };
                                 differences: ({
+                                    /** @description List-valued fields (shared_values, no_shared_values): common, left and right show at most 5 values each; these are the whole lengths. */
+                                    common_total?: number;
                                     field: string;
+                                    /** @description Present when a list was cut: /v1/entities/{id} of the left side, whose fact holds the whole list. */
+                                    left_list?: string;
                                     left_source: string;
+                                    left_total?: number;
                                     relation: string;
+                                    right_list?: string;
                                     right_source: string;
+                                    right_total?: number;
                                 } & {
                                     [key: string]: unknown;
                                 })[];
@@ -1021,10 +1068,17 @@ export interface paths {
                                 same_entity: boolean;
                                 same_type: boolean;
                                 shared: ({
+                                    /** @description List-valued fields (shared_values, no_shared_values): common, left and right show at most 5 values each; these are the whole lengths. */
+                                    common_total?: number;
                                     field: string;
+                                    /** @description Present when a list was cut: /v1/entities/{id} of the left side, whose fact holds the whole list. */
+                                    left_list?: string;
                                     left_source: string;
+                                    left_total?: number;
                                     relation: string;
+                                    right_list?: string;
                                     right_source: string;
+                                    right_total?: number;
                                 } & {
                                     [key: string]: unknown;
                                 })[];
@@ -1054,6 +1108,7 @@ export interface paths {
                             };
                             left: {
                                 ambiguous: boolean;
+                                /** @description The profile of one side, cut so that a compare body stays under 16 KB; each cut says what it left out and where the whole is. No aliases (relations_more.aliases: total, shown 0). Relation lists at most 5; an appellation's grape rules at most 2 (facts.grapes.value_total, relations_more.grape_rules) and the names its sources list that map to no grape at most 2 (facts.grapes.unmapped; relations_more.unmapped counts them all), and its bare `relations.grapes` list empty, since the rules name the grapes (relations_more.grapes). `sources` only the sources this side cites (relations_more.sources counts all), each retrieved_via without its note. Facts' provenance by source_key (provenance_by_key). */
                                 profile: {
                                     aliases?: {
                                         kind: string;
@@ -1069,7 +1124,7 @@ export interface paths {
                                     /** @description Permanent key; entity_id = UUIDv5 of it. */
                                     entity_key: string;
                                     entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
-                                    /** @description Every fact carries its provenance. An appellation whose product specification was read has `grapes` with value `[{entity_id, canonical_name, entity_type, domain, role, min_share, max_share, scope, source_key, locator}]`: role is required (the wine must contain it, or be made of it alone), principal (named as the main variety), permitted or accessory; shares are percentages as the text states them, else null; scope is the wine type the entry holds for, else null. A set read only through a dataset's extraction of the single document (its source carries retrieved_via kind dataset) is never required and gives no shares. Where no rules were read, a `grapes` fact (if any) is the list of varieties its source names. */
+                                    /** @description The facts of the explain profile. Each provenance names its source by source_key only; source_title, source_publisher, source_url and retrieved_via are given once, in `sources` (the full profile, with them inline, is provenance_by_key.full_profile). */
                                     facts: {
                                         [key: string]: {
                                             /** @description On an appellation's `grapes` (issue 34): true when every variety its rule sets' sources list is in `value`; false when a listed name maps to no grape (see `unmapped`) or the whole list was not re-read (see `completeness_note`). A partial list is never the appellation's whole set of grapes. */
@@ -1077,24 +1132,11 @@ export interface paths {
                                             /** @description Why a set is partial when no name is known to be missing (a list nobody re-read whole). */
                                             completeness_note?: string | null;
                                             provenance: {
-                                                /** @description Language of source_excerpt (ISO 639-1 or -3); null when there is no excerpt. */
                                                 language_code: string | null;
-                                                /** @description Section, page, id or URL fragment where the fact stands. */
                                                 locator: string;
-                                                /** @description The copy the text was read in, or null when it was read at source_url. */
-                                                retrieved_via: {
-                                                    kind: "mirror" | "reprint" | "third_party_list" | "scrape" | "encyclopedia_copy" | "dataset";
-                                                    note?: string;
-                                                    /** Format: uri */
-                                                    url: string;
-                                                } | null;
-                                                /** @description A verbatim passage (at most 300 characters) of the source that states the fact, where one is kept (the definitions of wine styles); null otherwise. */
                                                 source_excerpt: string | null;
+                                                /** @description The entry of this profile's `sources` with the title, publisher, url and the copy read (retrieved_via). */
                                                 source_key: string;
-                                                source_publisher: string;
-                                                source_title: string;
-                                                /** Format: uri */
-                                                source_url: string;
                                             };
                                             /** @description On an appellation's `grapes`: the names its sources list that are not in `value`, with the reason (empty when complete). */
                                             unmapped?: {
@@ -1108,11 +1150,18 @@ export interface paths {
                                                 source_text: string | null;
                                             }[];
                                             value: unknown;
-                                            /** @description Present when a long list value was cut (an appellation's grape rules over 50 items, strongest roles first): the length of the whole list. The profile's relations_more.grape_rules links to it. */
+                                            /** @description Present when a list value was cut (an appellation's grape rules: 2 shown in a compare side, strongest roles first): the length of the whole list; relations_more.grape_rules links to it. */
                                             value_total?: number;
                                         };
                                     };
                                     pairing_available: boolean;
+                                    /** @description Says that the facts' provenance is by source_key (see facts), and where the uncut profile is. */
+                                    provenance_by_key: {
+                                        /** @description /v1/entities/{entity_id}: the profile uncut by compare, each fact with its provenance inline, every alias, every source (with its retrieved_via note), every sensory expression, and relation lists up to 50 (a longer one links to its /v1/entities query). */
+                                        full_profile: string;
+                                        /** @enum {string} */
+                                        given_in: "sources";
+                                    };
                                     relations: {
                                         ancestors: {
                                             canonical_name: string;
@@ -1202,6 +1251,12 @@ export interface paths {
                                 reference_expressions: {
                                     [key: string]: unknown;
                                 }[];
+                                reference_expressions_more?: {
+                                    /** @description Where every sensory reference expression of the side is whole. */
+                                    list: string;
+                                    shown: number;
+                                    total: number;
+                                };
                                 resolution: {
                                     canonical_name: string;
                                     /** Format: uuid */
@@ -1228,6 +1283,7 @@ export interface paths {
                             ok: true;
                             right: {
                                 ambiguous: boolean;
+                                /** @description The profile of one side, cut so that a compare body stays under 16 KB; each cut says what it left out and where the whole is. No aliases (relations_more.aliases: total, shown 0). Relation lists at most 5; an appellation's grape rules at most 2 (facts.grapes.value_total, relations_more.grape_rules) and the names its sources list that map to no grape at most 2 (facts.grapes.unmapped; relations_more.unmapped counts them all), and its bare `relations.grapes` list empty, since the rules name the grapes (relations_more.grapes). `sources` only the sources this side cites (relations_more.sources counts all), each retrieved_via without its note. Facts' provenance by source_key (provenance_by_key). */
                                 profile: {
                                     aliases?: {
                                         kind: string;
@@ -1243,7 +1299,7 @@ export interface paths {
                                     /** @description Permanent key; entity_id = UUIDv5 of it. */
                                     entity_key: string;
                                     entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
-                                    /** @description Every fact carries its provenance. An appellation whose product specification was read has `grapes` with value `[{entity_id, canonical_name, entity_type, domain, role, min_share, max_share, scope, source_key, locator}]`: role is required (the wine must contain it, or be made of it alone), principal (named as the main variety), permitted or accessory; shares are percentages as the text states them, else null; scope is the wine type the entry holds for, else null. A set read only through a dataset's extraction of the single document (its source carries retrieved_via kind dataset) is never required and gives no shares. Where no rules were read, a `grapes` fact (if any) is the list of varieties its source names. */
+                                    /** @description The facts of the explain profile. Each provenance names its source by source_key only; source_title, source_publisher, source_url and retrieved_via are given once, in `sources` (the full profile, with them inline, is provenance_by_key.full_profile). */
                                     facts: {
                                         [key: string]: {
                                             /** @description On an appellation's `grapes` (issue 34): true when every variety its rule sets' sources list is in `value`; false when a listed name maps to no grape (see `unmapped`) or the whole list was not re-read (see `completeness_note`). A partial list is never the appellation's whole set of grapes. */
@@ -1251,24 +1307,11 @@ export interface paths {
                                             /** @description Why a set is partial when no name is known to be missing (a list nobody re-read whole). */
                                             completeness_note?: string | null;
                                             provenance: {
-                                                /** @description Language of source_excerpt (ISO 639-1 or -3); null when there is no excerpt. */
                                                 language_code: string | null;
-                                                /** @description Section, page, id or URL fragment where the fact stands. */
                                                 locator: string;
-                                                /** @description The copy the text was read in, or null when it was read at source_url. */
-                                                retrieved_via: {
-                                                    kind: "mirror" | "reprint" | "third_party_list" | "scrape" | "encyclopedia_copy" | "dataset";
-                                                    note?: string;
-                                                    /** Format: uri */
-                                                    url: string;
-                                                } | null;
-                                                /** @description A verbatim passage (at most 300 characters) of the source that states the fact, where one is kept (the definitions of wine styles); null otherwise. */
                                                 source_excerpt: string | null;
+                                                /** @description The entry of this profile's `sources` with the title, publisher, url and the copy read (retrieved_via). */
                                                 source_key: string;
-                                                source_publisher: string;
-                                                source_title: string;
-                                                /** Format: uri */
-                                                source_url: string;
                                             };
                                             /** @description On an appellation's `grapes`: the names its sources list that are not in `value`, with the reason (empty when complete). */
                                             unmapped?: {
@@ -1282,11 +1325,18 @@ export interface paths {
                                                 source_text: string | null;
                                             }[];
                                             value: unknown;
-                                            /** @description Present when a long list value was cut (an appellation's grape rules over 50 items, strongest roles first): the length of the whole list. The profile's relations_more.grape_rules links to it. */
+                                            /** @description Present when a list value was cut (an appellation's grape rules: 2 shown in a compare side, strongest roles first): the length of the whole list; relations_more.grape_rules links to it. */
                                             value_total?: number;
                                         };
                                     };
                                     pairing_available: boolean;
+                                    /** @description Says that the facts' provenance is by source_key (see facts), and where the uncut profile is. */
+                                    provenance_by_key: {
+                                        /** @description /v1/entities/{entity_id}: the profile uncut by compare, each fact with its provenance inline, every alias, every source (with its retrieved_via note), every sensory expression, and relation lists up to 50 (a longer one links to its /v1/entities query). */
+                                        full_profile: string;
+                                        /** @enum {string} */
+                                        given_in: "sources";
+                                    };
                                     relations: {
                                         ancestors: {
                                             canonical_name: string;
@@ -1376,6 +1426,12 @@ export interface paths {
                                 reference_expressions: {
                                     [key: string]: unknown;
                                 }[];
+                                reference_expressions_more?: {
+                                    /** @description Where every sensory reference expression of the side is whole. */
+                                    list: string;
+                                    shown: number;
+                                    total: number;
+                                };
                                 resolution: {
                                     canonical_name: string;
                                     /** Format: uuid */

@@ -4,25 +4,88 @@ import { Type } from '@sinclair/typebox';
 import type { GatewayContext } from '../../gateway/context.ts';
 import { registerDemoTwin } from '../demo-twin.ts';
 import { registerKeyed, type EngineRouteDef } from '../engine-route.ts';
-import { EntityRef, ID_NOTE, Profile, ResolutionHead, ResolutionObject, SensoryParts, termParam } from '../schemas.ts';
+import { EntityRef, ID_NOTE, Profile, ResolutionHead, ResolutionObject, SensoryParts, SourcedFact, termParam } from '../schemas.ts';
 
-const Side = Type.Object({ ...ResolutionHead, resolution: ResolutionObject, profile: Profile, ...SensoryParts });
+const More = (what: string) =>
+  Type.Object({ total: Type.Integer({ minimum: 0 }), shown: Type.Integer({ minimum: 0 }), list: Type.String({ description: `Where ${what} is whole.` }) });
+
+/**
+ * A compare side's profile (issue 33, item 5: a compare body under 16 KB): the explain profile with
+ * each fact's provenance by source_key. The source's title, publisher, url and the copy read
+ * (retrieved_via) are given once, in this profile's `sources`.
+ */
+const SideProfile = Type.Object(
+  {
+    ...Profile.properties,
+    facts: Type.Record(
+      Type.String(),
+      Type.Object({
+        // every field of an explain fact (value, value_total…), with the provenance by key
+        ...SourcedFact.properties,
+        value_total: Type.Optional(Type.Integer({ minimum: 0, description: 'Present when a list value was cut (an appellation\'s grape rules: 2 shown in a compare side, strongest roles first): the length of the whole list; relations_more.grape_rules links to it.' })),
+        provenance: Type.Object({
+          source_key: Type.String({ description: 'The entry of this profile\'s `sources` with the title, publisher, url and the copy read (retrieved_via).' }),
+          locator: Type.String(),
+          source_excerpt: Type.Union([Type.String({ maxLength: 300 }), Type.Null()]),
+          language_code: Type.Union([Type.String(), Type.Null()]),
+        }),
+      }),
+      { description: 'The facts of the explain profile. Each provenance names its source by source_key only; source_title, source_publisher, source_url and retrieved_via are given once, in `sources` (the full profile, with them inline, is provenance_by_key.full_profile).' },
+    ),
+    provenance_by_key: Type.Object(
+      {
+        given_in: Type.Literal('sources'),
+        full_profile: Type.String({ description: '/v1/entities/{entity_id}: the profile uncut by compare, each fact with its provenance inline, every alias, every source (with its retrieved_via note), every sensory expression, and relation lists up to 50 (a longer one links to its /v1/entities query).' }),
+      },
+      { description: 'Says that the facts\' provenance is by source_key (see facts), and where the uncut profile is.' },
+    ),
+  },
+  {
+    additionalProperties: true,
+    description:
+      'The profile of one side, cut so that a compare body stays under 16 KB; each cut says what it left out and where the whole is. No aliases (relations_more.aliases: total, shown 0). Relation lists at most 5; an appellation\'s grape rules at most 2 (facts.grapes.value_total, relations_more.grape_rules) and the names its sources list that map to no grape at most 2 (facts.grapes.unmapped; relations_more.unmapped counts them all), and its bare `relations.grapes` list empty, since the rules name the grapes (relations_more.grapes). `sources` only the sources this side cites (relations_more.sources counts all), each retrieved_via without its note. Facts\' provenance by source_key (provenance_by_key).',
+  },
+);
+
+const Side = Type.Object({
+  ...ResolutionHead,
+  resolution: ResolutionObject,
+  profile: SideProfile,
+  reference_expressions: SensoryParts.reference_expressions,
+  reference_expressions_more: Type.Optional(More('every sensory reference expression of the side')),
+  sensory_boundary: SensoryParts.sensory_boundary,
+});
 const Contrast = Type.Object({
   basis: Type.String(),
   shared_total: Type.Integer({ minimum: 0 }),
   only_left_total: Type.Integer({ minimum: 0 }),
   only_right_total: Type.Integer({ minimum: 0 }),
-  only_left: Type.Array(EntityRef, { description: 'At most 8; only_left_total gives the count.' }),
+  only_left: Type.Array(EntityRef, { description: 'At most 3; only_left_total gives the count.' }),
   only_right: Type.Array(EntityRef),
+  left_list: Type.Optional(Type.String({ description: 'The /v1/entities query listing the whole of the left side\'s list (its appellations, or its grapes).' })),
+  right_list: Type.Optional(Type.String()),
 });
-const Entry = Type.Object({ field: Type.String(), relation: Type.String(), left_source: Type.String(), right_source: Type.String() }, { additionalProperties: true });
+const Entry = Type.Object(
+  {
+    field: Type.String(),
+    relation: Type.String(),
+    left_source: Type.String(),
+    right_source: Type.String(),
+    common_total: Type.Optional(Type.Integer({ minimum: 0, description: 'List-valued fields (shared_values, no_shared_values): common, left and right show at most 5 values each; these are the whole lengths.' })),
+    left_total: Type.Optional(Type.Integer({ minimum: 0 })),
+    right_total: Type.Optional(Type.Integer({ minimum: 0 })),
+    left_list: Type.Optional(Type.String({ description: 'Present when a list was cut: /v1/entities/{id} of the left side, whose fact holds the whole list.' })),
+    right_list: Type.Optional(Type.String()),
+  },
+  { additionalProperties: true },
+);
 
 export const compareRoute: EngineRouteDef = {
   op: 'compare',
   path: '/v1/compare',
   summary: 'Compare two resolved entities',
   description:
-    'Resolves left and right and returns a scoped profile of each plus a field-by-field comparison of their sourced facts: the same or different value (country, colour, classification…), overlapping or disjoint ranges (ABV, IBU, OG…), shared list values (grapes, tags). Entities of different types compare on the fields they have in common; fields only one side has are listed, never guessed. Each side carries its sensory reference expressions where they are sourced (or the sensory boundary). The comparison comes first, with its `contrasts` (appellations, grapes, pairings and sensory evidence one side has and the other lacks), then the profile of each side, whose relation lists are cut at 5 (`relations_more` links to the whole list). Catalogue ids (VIVC, file numbers, style ids) are never compared. 404 ENTITY_NOT_RESOLVED names the side that did not resolve (not counted). ' + ID_NOTE,
+    'Resolves left and right and returns a scoped profile of each plus a field-by-field comparison of their sourced facts: the same or different value (country, colour, classification…), overlapping or disjoint ranges (ABV, IBU, OG…), shared list values (grapes, tags). Entities of different types compare on the fields they have in common; fields only one side has are listed, never guessed. Each side carries its sensory reference expressions where they are sourced (or the sensory boundary). The comparison comes first, with its `contrasts` (appellations, grapes, pairings and sensory evidence one side has and the other lacks), then the profile of each side, cut so that the body stays under 16 KB (no aliases, relation lists at most 5, grape rules at most 2, one sensory expression, each fact\'s provenance by source_key with the sources given once per side); every cut gives its total and the URL of the whole (`relations_more`, `reference_expressions_more`, `provenance_by_key.full_profile`). Catalogue ids (VIVC, file numbers, style ids) are never compared. 404 ENTITY_NOT_RESOLVED names the side that did not resolve (not counted). ' + ID_NOTE,
   querystring: ({ maxLength }) =>
     Type.Object(
       { left: termParam(maxLength, 'left', 'First term.'), right: termParam(maxLength, 'right', 'Second term.') },
@@ -40,15 +103,20 @@ export const compareRoute: EngineRouteDef = {
             Type.Object({
               basis: Type.String(),
               shared: Type.Array(Type.String()),
-              only_left: Type.Array(Type.String(), { description: 'Foods only the left has verified pairing items for (at most 8).' }),
+              only_left: Type.Array(Type.String(), { description: 'Foods only the left has verified pairing items for (at most 3).' }),
               only_right: Type.Array(Type.String()),
+              shared_total: Type.Optional(Type.Integer({ minimum: 0, description: 'The whole lengths of shared, only_left and only_right (each shows at most 3).' })),
+              only_left_total: Type.Optional(Type.Integer({ minimum: 0 })),
+              only_right_total: Type.Optional(Type.Integer({ minimum: 0 })),
+              left_list: Type.Optional(Type.Union([Type.String({ description: '/v1/pair?q={entity_id}: the left side\'s verified pairing items with their sources.' }), Type.Null()])),
+              right_list: Type.Optional(Type.Union([Type.String(), Type.Null()])),
             }),
           ),
           sensory: Type.Object({ left_available: Type.Boolean(), right_available: Type.Boolean() }),
         },
         {
           description:
-            'What tells the two apart beyond their facts, each part present only where a side has something: `appellations` (for grapes: the appellations whose rules name one and not the other, strongest role first), `grapes` (for appellations: the grapes one\'s rules name and the other\'s do not), `pairings` (foods with verified items on one side only) and `sensory` (which side has sourced sensory evidence). Lists hold at most 8 entries; the totals are given.',
+            'What tells the two apart beyond their facts, each part present only where a side has something: `appellations` (for grapes: the appellations whose rules name one and not the other, strongest role first), `grapes` (for appellations: the grapes one\'s rules name and the other\'s do not), `pairings` (foods with verified items on one side only) and `sensory` (which side has sourced sensory evidence). Lists hold at most 3 entries; the totals are given, and left_list/right_list say where each side\'s whole list is.',
         },
       ),
       same_type: Type.Boolean(),
