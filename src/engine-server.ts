@@ -33,6 +33,9 @@ export function engineParamProblem(op: EngineOp, q: Record<string, unknown>): { 
     const max = op === 'parse' ? 300 : 200;
     if (codePointLength(v) > max) return { message: `Parameter "${t}" is too long: at most ${max} characters.`, parameter: t };
   }
+  if (op === 'compare' && q.provenance !== undefined && q.provenance !== 'inline' && q.provenance !== 'by_key') {
+    return { message: 'Parameter "provenance" must be "inline" or "by_key".', parameter: 'provenance' };
+  }
   if (op === 'entities') {
     for (const k of ['type', 'domain', 'country', 'parent', 'grape', 'appellation', 'cursor']) {
       const v = q[k];

@@ -20,7 +20,12 @@ export type EngineResult = { status: 200; body: Record<string, unknown> } | { st
 
 export interface ResolveParams { q: string; limit?: number; type?: string; domain?: string }
 export interface TermParams { q: string }
-export interface CompareParams { left: string; right: string }
+export interface CompareParams {
+  left: string;
+  right: string;
+  /** "inline" (default, the v1 shape): each fact's provenance in full; "by_key": by source_key, the sources once per side (the body under 16 KB) */
+  provenance?: 'inline' | 'by_key';
+}
 export interface ParseParams { text: string }
 export interface PairFoodParams { q: string; limit?: number; type?: string; domain?: string; /** colour, sweetness or style words the drinks must be about (issue 33) */ scope?: string }
 export interface EntityParams { id: string }
@@ -998,7 +1003,7 @@ export class Engine {
     const side = (q: string, b: { r: Resolution; e: Entity; c: Candidate }) => ({
       ...this.resolutionHead(q, b.r),
       resolution: this.resolutionObject(b.e, b.c),
-      profile: this.scopedProfile(b.e),
+      profile: this.scopedProfile(b.e, p.provenance === 'by_key'),
       // the first sensory expression; the others (Rioja's Blanco beside its Tinto) are in the full profile
       reference_expressions: b.e.sensory.slice(0, COMPARE_EXPRESSION_CAP).map((x) => this.expressionOut(x, b.e)),
       ...(b.e.sensory.length > COMPARE_EXPRESSION_CAP
@@ -1026,7 +1031,7 @@ export class Engine {
    * copy read are given once, in the side's `sources`), and `sources` only the ones the side cites
    * (relations_more.sources).
    */
-  private scopedProfile(e: Entity) {
+  private scopedProfile(e: Entity, byKey = false) {
     const p = this.profile(e, null, COMPARE_RELATION_CAP, Number.POSITIVE_INFINITY, COMPARE_RULE_CAP);
     const full = `/v1/entities/${e.id}`;
     const more: Record<string, { total: number; shown: number; list: string }> = { ...p.relations_more };
@@ -1037,7 +1042,8 @@ export class Engine {
       cited.add(source_key);
       // an appellation's grape rules name their own source each
       if (Array.isArray(f.value)) for (const v of f.value) if (v && typeof v === 'object' && typeof (v as { source_key?: unknown }).source_key === 'string') cited.add((v as { source_key: string }).source_key);
-      const out: Record<string, unknown> = { ...f, provenance: { source_key, locator, source_excerpt, language_code } };
+      // by_key: the source's title, publisher, url and copy are in `sources` only; inline (the v1 default): in full
+      const out: Record<string, unknown> = byKey ? { ...f, provenance: { source_key, locator, source_excerpt, language_code } } : { ...f };
       // the names an appellation's sources list that map to no grape: the first few, counted, the rest in the full profile
       const unmapped = (f as { unmapped?: unknown }).unmapped;
       if (Array.isArray(unmapped)) {
@@ -1057,13 +1063,10 @@ export class Engine {
     }
     if (e.aliases.length) more.aliases = { total: e.aliases.length, shown: 0, list: full };
     // the copy's note (up to ~400 characters) is left to the full profile; the copy's url and kind stay
-    const sources = p.sources.filter((s) => cited.has(s.source_key)).map((s) => (s.retrieved_via ? { ...s, retrieved_via: { url: s.retrieved_via.url, kind: s.retrieved_via.kind } } : s));
+    const sources = p.sources.filter((s) => cited.has(s.source_key)).map((s) => (byKey && s.retrieved_via ? { ...s, retrieved_via: { url: s.retrieved_via.url, kind: s.retrieved_via.kind } } : s));
     if (sources.length < p.sources.length) more.sources = { total: p.sources.length, shown: sources.length, list: full };
     const { aliases: _a, ...rest } = { ...p, facts, relations, relations_more: more, sources };
-    return {
-      ...rest,
-      provenance_by_key: { given_in: 'sources', full_profile: full },
-    };
+    return byKey ? { ...rest, provenance_by_key: { given_in: 'sources', full_profile: full } } : rest;
   }
 
   /**
@@ -1119,7 +1122,7 @@ export class Engine {
       };
     }
     if (a.pairing || b.pairing) {
-      const foods = (e: Entity) => new Map((e.pairing?.items ?? []).filter((it) => it.pairing_relationship !== 'avoid').map((it) => [it.pairing_key, it.food_item]));
+      const foods = (e: Entity) => new Map((e.pairing?.items ?? []).filter((it) => it.pairing_relationship !== 'avoid').map((it) => [it.food_item.toLowerCase(), it.food_item]));
       const fa = foods(a);
       const fb = foods(b);
       const only = (x: Map<string, string>, y: Map<string, string>) => [...x].filter(([k]) => !y.has(k)).map(([, v]) => v);

@@ -113,7 +113,7 @@ export class EngineRunner {
     // built by concatenation (no JSON.stringify per request); injective like the JSON array it replaces
     return (
       op + keyField(normTerm(p.q)) + keyField(p.limit) + keyField(normTerm(p.left)) + keyField(normTerm(p.right)) + keyField(p.type) +
-      keyField(p.domain) + keyField(p.id) + keyField(p.country) + keyField(p.parent) + keyField(p.grape) + keyField(p.appellation) + keyField(p.cursor) + keyField(p.scope)
+      keyField(p.domain) + keyField(p.id) + keyField(p.country) + keyField(p.parent) + keyField(p.grape) + keyField(p.appellation) + keyField(p.cursor) + keyField(p.scope) + keyField(p.provenance)
     );
   }
 
@@ -170,7 +170,7 @@ export function runEngineOp(engine: Engine, op: EngineOp, p: EngineParams): Engi
     case 'pair-food':
       return engine.pairFood({ q: String(p.q), limit: optNum(p.limit), type: opt(p.type), domain: opt(p.domain), scope: opt(p.scope) });
     case 'compare':
-      return engine.compare({ left: String(p.left), right: String(p.right) });
+      return engine.compare({ left: String(p.left), right: String(p.right), provenance: p.provenance === 'by_key' ? 'by_key' : undefined });
     case 'parse':
       return engine.parse({ text: String(p.q) });
   }

@@ -552,7 +552,7 @@ async function compare() {
   }
   status.textContent = `Comparing “${left}” with “${right}”…`;
   try {
-    const r = await callDemo('compare', { left, right });
+    const r = await callDemo('compare', { left, right, provenance: 'by_key' });
     if (!r.ok) {
       status.textContent = String(r.body?.error?.message ?? `The service answered ${r.status}.`);
       out.replaceChildren();

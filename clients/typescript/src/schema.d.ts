@@ -168,13 +168,15 @@ export interface paths {
         };
         /**
          * Compare two resolved entities
-         * @description Resolves left and right and returns a scoped profile of each plus a field-by-field comparison of their sourced facts: the same or different value (country, colour, classification…), overlapping or disjoint ranges (ABV, IBU, OG…), shared list values (grapes, tags). Entities of different types compare on the fields they have in common; fields only one side has are listed, never guessed. Each side carries its sensory reference expressions where they are sourced (or the sensory boundary). The comparison comes first, with its `contrasts` (appellations, grapes, pairings and sensory evidence one side has and the other lacks), then the profile of each side, cut so that the body stays under 16 KB (no aliases, relation lists at most 5, grape rules at most 2, one sensory expression, each fact's provenance by source_key with the sources given once per side); every cut gives its total and the URL of the whole (`relations_more`, `reference_expressions_more`, `provenance_by_key.full_profile`). Catalogue ids (VIVC, file numbers, style ids) are never compared. 404 ENTITY_NOT_RESOLVED names the side that did not resolve (not counted). An entity_id (or a permanent key such as grape/syrah) is accepted too: that entity is then resolved directly, with state "resolved", matched_on "entity_id" and score 100.
+         * @description Resolves left and right and returns a scoped profile of each plus a field-by-field comparison of their sourced facts: the same or different value (country, colour, classification…), overlapping or disjoint ranges (ABV, IBU, OG…), shared list values (grapes, tags). Entities of different types compare on the fields they have in common; fields only one side has are listed, never guessed. Each side carries its sensory reference expressions where they are sourced (or the sensory boundary). The comparison comes first, with its `contrasts` (appellations, grapes, pairings and sensory evidence one side has and the other lacks), then the profile of each side, cut (no aliases, relation lists at most 5, grape rules at most 2, one sensory expression, only the sources it cites; with provenance=by_key each fact's provenance by source_key with the sources given once per side, which keeps the body under 16 KB); every cut gives its total and the URL of the whole (`relations_more`, `reference_expressions_more`, `provenance_by_key.full_profile`). Catalogue ids (VIVC, file numbers, style ids) are never compared. 404 ENTITY_NOT_RESOLVED names the side that did not resolve (not counted). An entity_id (or a permanent key such as grape/syrah) is accepted too: that entity is then resolved directly, with state "resolved", matched_on "entity_id" and score 100.
          */
         get: {
             parameters: {
                 query: {
                     /** @description First term. */
                     left: string;
+                    /** @description "inline" (default, the v1 shape): each fact's provenance in full, as in explain. "by_key": each fact names its source by source_key, and the title, publisher, url and copy read are given once per side in `sources` (the copy's note left to the full profile): every compare of two of the 100 most-asked entities is then under 16 KB. */
+                    provenance?: "inline" | "by_key";
                     /** @description Second term. */
                     right: string;
                 };
@@ -321,7 +323,7 @@ export interface paths {
                             };
                             left: {
                                 ambiguous: boolean;
-                                /** @description The profile of one side, cut so that a compare body stays under 16 KB; each cut says what it left out and where the whole is. No aliases (relations_more.aliases: total, shown 0). Relation lists at most 5; an appellation's grape rules at most 2 (facts.grapes.value_total, relations_more.grape_rules) and the names its sources list that map to no grape at most 2 (facts.grapes.unmapped; relations_more.unmapped counts them all), and its bare `relations.grapes` list empty, since the rules name the grapes (relations_more.grapes). `sources` only the sources this side cites (relations_more.sources counts all), each retrieved_via without its note. Facts' provenance by source_key (provenance_by_key). */
+                                /** @description The profile of one side, cut; each cut says what it left out and where the whole is (with provenance=by_key a compare body of two of the 100 most-asked entities stays under 16 KB). No aliases (relations_more.aliases: total, shown 0). Relation lists at most 5; an appellation's grape rules at most 2 (facts.grapes.value_total, relations_more.grape_rules) and the names its sources list that map to no grape at most 2 (facts.grapes.unmapped; relations_more.unmapped counts them all), and its bare `relations.grapes` list empty, since the rules name the grapes (relations_more.grapes). `sources` only the sources this side cites (relations_more.sources counts all), with provenance=by_key each retrieved_via without its note and the facts' provenance by source_key (provenance_by_key). */
                                 profile: {
                                     aliases?: {
                                         kind: string;
@@ -337,19 +339,33 @@ export interface paths {
                                     /** @description Permanent key; entity_id = UUIDv5 of it. */
                                     entity_key: string;
                                     entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
-                                    /** @description The facts of the explain profile. Each provenance names its source by source_key only; source_title, source_publisher, source_url and retrieved_via are given once, in `sources` (the full profile, with them inline, is provenance_by_key.full_profile). */
+                                    /** @description The facts of the explain profile. With provenance=by_key each provenance names its source by source_key only (the full profile, with it inline, is provenance_by_key.full_profile). */
                                     facts: {
                                         [key: string]: {
                                             /** @description On an appellation's `grapes` (issue 34): true when every variety its rule sets' sources list is in `value`; false when a listed name maps to no grape (see `unmapped`) or the whole list was not re-read (see `completeness_note`). A partial list is never the appellation's whole set of grapes. */
                                             complete?: boolean;
                                             /** @description Why a set is partial when no name is known to be missing (a list nobody re-read whole). */
                                             completeness_note?: string | null;
+                                            /** @description As in explain (every field present) by default; with provenance=by_key only source_key, locator, source_excerpt and language_code: the source's title, publisher, url and copy read are the entry of this profile's `sources` with that source_key. */
                                             provenance: {
+                                                /** @description Language of source_excerpt (ISO 639-1 or -3); null when there is no excerpt. */
                                                 language_code: string | null;
+                                                /** @description Section, page, id or URL fragment where the fact stands. */
                                                 locator: string;
+                                                /** @description The copy the text was read in, or null when it was read at source_url. */
+                                                retrieved_via?: {
+                                                    kind: "mirror" | "reprint" | "third_party_list" | "scrape" | "encyclopedia_copy" | "dataset";
+                                                    note?: string;
+                                                    /** Format: uri */
+                                                    url: string;
+                                                } | null;
+                                                /** @description A verbatim passage (at most 300 characters) of the source that states the fact, where one is kept (the definitions of wine styles); null otherwise. */
                                                 source_excerpt: string | null;
-                                                /** @description The entry of this profile's `sources` with the title, publisher, url and the copy read (retrieved_via). */
                                                 source_key: string;
+                                                source_publisher?: string;
+                                                source_title?: string;
+                                                /** Format: uri */
+                                                source_url?: string;
                                             };
                                             /** @description On an appellation's `grapes`: the names its sources list that are not in `value`, with the reason (empty when complete). */
                                             unmapped?: {
@@ -368,8 +384,8 @@ export interface paths {
                                         };
                                     };
                                     pairing_available: boolean;
-                                    /** @description Says that the facts' provenance is by source_key (see facts), and where the uncut profile is. */
-                                    provenance_by_key: {
+                                    /** @description Present with provenance=by_key: says that the facts' provenance is by source_key (see facts), and where the uncut profile is. */
+                                    provenance_by_key?: {
                                         /** @description /v1/entities/{entity_id}: the profile uncut by compare, each fact with its provenance inline, every alias, every source (with its retrieved_via note), every sensory expression, and relation lists up to 50 (a longer one links to its /v1/entities query). */
                                         full_profile: string;
                                         /** @enum {string} */
@@ -496,7 +512,7 @@ export interface paths {
                             ok: true;
                             right: {
                                 ambiguous: boolean;
-                                /** @description The profile of one side, cut so that a compare body stays under 16 KB; each cut says what it left out and where the whole is. No aliases (relations_more.aliases: total, shown 0). Relation lists at most 5; an appellation's grape rules at most 2 (facts.grapes.value_total, relations_more.grape_rules) and the names its sources list that map to no grape at most 2 (facts.grapes.unmapped; relations_more.unmapped counts them all), and its bare `relations.grapes` list empty, since the rules name the grapes (relations_more.grapes). `sources` only the sources this side cites (relations_more.sources counts all), each retrieved_via without its note. Facts' provenance by source_key (provenance_by_key). */
+                                /** @description The profile of one side, cut; each cut says what it left out and where the whole is (with provenance=by_key a compare body of two of the 100 most-asked entities stays under 16 KB). No aliases (relations_more.aliases: total, shown 0). Relation lists at most 5; an appellation's grape rules at most 2 (facts.grapes.value_total, relations_more.grape_rules) and the names its sources list that map to no grape at most 2 (facts.grapes.unmapped; relations_more.unmapped counts them all), and its bare `relations.grapes` list empty, since the rules name the grapes (relations_more.grapes). `sources` only the sources this side cites (relations_more.sources counts all), with provenance=by_key each retrieved_via without its note and the facts' provenance by source_key (provenance_by_key). */
                                 profile: {
                                     aliases?: {
                                         kind: string;
@@ -512,19 +528,33 @@ export interface paths {
                                     /** @description Permanent key; entity_id = UUIDv5 of it. */
                                     entity_key: string;
                                     entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
-                                    /** @description The facts of the explain profile. Each provenance names its source by source_key only; source_title, source_publisher, source_url and retrieved_via are given once, in `sources` (the full profile, with them inline, is provenance_by_key.full_profile). */
+                                    /** @description The facts of the explain profile. With provenance=by_key each provenance names its source by source_key only (the full profile, with it inline, is provenance_by_key.full_profile). */
                                     facts: {
                                         [key: string]: {
                                             /** @description On an appellation's `grapes` (issue 34): true when every variety its rule sets' sources list is in `value`; false when a listed name maps to no grape (see `unmapped`) or the whole list was not re-read (see `completeness_note`). A partial list is never the appellation's whole set of grapes. */
                                             complete?: boolean;
                                             /** @description Why a set is partial when no name is known to be missing (a list nobody re-read whole). */
                                             completeness_note?: string | null;
+                                            /** @description As in explain (every field present) by default; with provenance=by_key only source_key, locator, source_excerpt and language_code: the source's title, publisher, url and copy read are the entry of this profile's `sources` with that source_key. */
                                             provenance: {
+                                                /** @description Language of source_excerpt (ISO 639-1 or -3); null when there is no excerpt. */
                                                 language_code: string | null;
+                                                /** @description Section, page, id or URL fragment where the fact stands. */
                                                 locator: string;
+                                                /** @description The copy the text was read in, or null when it was read at source_url. */
+                                                retrieved_via?: {
+                                                    kind: "mirror" | "reprint" | "third_party_list" | "scrape" | "encyclopedia_copy" | "dataset";
+                                                    note?: string;
+                                                    /** Format: uri */
+                                                    url: string;
+                                                } | null;
+                                                /** @description A verbatim passage (at most 300 characters) of the source that states the fact, where one is kept (the definitions of wine styles); null otherwise. */
                                                 source_excerpt: string | null;
-                                                /** @description The entry of this profile's `sources` with the title, publisher, url and the copy read (retrieved_via). */
                                                 source_key: string;
+                                                source_publisher?: string;
+                                                source_title?: string;
+                                                /** Format: uri */
+                                                source_url?: string;
                                             };
                                             /** @description On an appellation's `grapes`: the names its sources list that are not in `value`, with the reason (empty when complete). */
                                             unmapped?: {
@@ -543,8 +573,8 @@ export interface paths {
                                         };
                                     };
                                     pairing_available: boolean;
-                                    /** @description Says that the facts' provenance is by source_key (see facts), and where the uncut profile is. */
-                                    provenance_by_key: {
+                                    /** @description Present with provenance=by_key: says that the facts' provenance is by source_key (see facts), and where the uncut profile is. */
+                                    provenance_by_key?: {
                                         /** @description /v1/entities/{entity_id}: the profile uncut by compare, each fact with its provenance inline, every alias, every source (with its retrieved_via note), every sensory expression, and relation lists up to 50 (a longer one links to its /v1/entities query). */
                                         full_profile: string;
                                         /** @enum {string} */
@@ -951,6 +981,8 @@ export interface paths {
                 query: {
                     /** @description First term. */
                     left: string;
+                    /** @description "inline" (default, the v1 shape): each fact's provenance in full, as in explain. "by_key": each fact names its source by source_key, and the title, publisher, url and copy read are given once per side in `sources` (the copy's note left to the full profile): every compare of two of the 100 most-asked entities is then under 16 KB. */
+                    provenance?: "inline" | "by_key";
                     /** @description Second term. */
                     right: string;
                 };
@@ -1108,7 +1140,7 @@ export interface paths {
                             };
                             left: {
                                 ambiguous: boolean;
-                                /** @description The profile of one side, cut so that a compare body stays under 16 KB; each cut says what it left out and where the whole is. No aliases (relations_more.aliases: total, shown 0). Relation lists at most 5; an appellation's grape rules at most 2 (facts.grapes.value_total, relations_more.grape_rules) and the names its sources list that map to no grape at most 2 (facts.grapes.unmapped; relations_more.unmapped counts them all), and its bare `relations.grapes` list empty, since the rules name the grapes (relations_more.grapes). `sources` only the sources this side cites (relations_more.sources counts all), each retrieved_via without its note. Facts' provenance by source_key (provenance_by_key). */
+                                /** @description The profile of one side, cut; each cut says what it left out and where the whole is (with provenance=by_key a compare body of two of the 100 most-asked entities stays under 16 KB). No aliases (relations_more.aliases: total, shown 0). Relation lists at most 5; an appellation's grape rules at most 2 (facts.grapes.value_total, relations_more.grape_rules) and the names its sources list that map to no grape at most 2 (facts.grapes.unmapped; relations_more.unmapped counts them all), and its bare `relations.grapes` list empty, since the rules name the grapes (relations_more.grapes). `sources` only the sources this side cites (relations_more.sources counts all), with provenance=by_key each retrieved_via without its note and the facts' provenance by source_key (provenance_by_key). */
                                 profile: {
                                     aliases?: {
                                         kind: string;
@@ -1124,19 +1156,33 @@ export interface paths {
                                     /** @description Permanent key; entity_id = UUIDv5 of it. */
                                     entity_key: string;
                                     entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
-                                    /** @description The facts of the explain profile. Each provenance names its source by source_key only; source_title, source_publisher, source_url and retrieved_via are given once, in `sources` (the full profile, with them inline, is provenance_by_key.full_profile). */
+                                    /** @description The facts of the explain profile. With provenance=by_key each provenance names its source by source_key only (the full profile, with it inline, is provenance_by_key.full_profile). */
                                     facts: {
                                         [key: string]: {
                                             /** @description On an appellation's `grapes` (issue 34): true when every variety its rule sets' sources list is in `value`; false when a listed name maps to no grape (see `unmapped`) or the whole list was not re-read (see `completeness_note`). A partial list is never the appellation's whole set of grapes. */
                                             complete?: boolean;
                                             /** @description Why a set is partial when no name is known to be missing (a list nobody re-read whole). */
                                             completeness_note?: string | null;
+                                            /** @description As in explain (every field present) by default; with provenance=by_key only source_key, locator, source_excerpt and language_code: the source's title, publisher, url and copy read are the entry of this profile's `sources` with that source_key. */
                                             provenance: {
+                                                /** @description Language of source_excerpt (ISO 639-1 or -3); null when there is no excerpt. */
                                                 language_code: string | null;
+                                                /** @description Section, page, id or URL fragment where the fact stands. */
                                                 locator: string;
+                                                /** @description The copy the text was read in, or null when it was read at source_url. */
+                                                retrieved_via?: {
+                                                    kind: "mirror" | "reprint" | "third_party_list" | "scrape" | "encyclopedia_copy" | "dataset";
+                                                    note?: string;
+                                                    /** Format: uri */
+                                                    url: string;
+                                                } | null;
+                                                /** @description A verbatim passage (at most 300 characters) of the source that states the fact, where one is kept (the definitions of wine styles); null otherwise. */
                                                 source_excerpt: string | null;
-                                                /** @description The entry of this profile's `sources` with the title, publisher, url and the copy read (retrieved_via). */
                                                 source_key: string;
+                                                source_publisher?: string;
+                                                source_title?: string;
+                                                /** Format: uri */
+                                                source_url?: string;
                                             };
                                             /** @description On an appellation's `grapes`: the names its sources list that are not in `value`, with the reason (empty when complete). */
                                             unmapped?: {
@@ -1155,8 +1201,8 @@ export interface paths {
                                         };
                                     };
                                     pairing_available: boolean;
-                                    /** @description Says that the facts' provenance is by source_key (see facts), and where the uncut profile is. */
-                                    provenance_by_key: {
+                                    /** @description Present with provenance=by_key: says that the facts' provenance is by source_key (see facts), and where the uncut profile is. */
+                                    provenance_by_key?: {
                                         /** @description /v1/entities/{entity_id}: the profile uncut by compare, each fact with its provenance inline, every alias, every source (with its retrieved_via note), every sensory expression, and relation lists up to 50 (a longer one links to its /v1/entities query). */
                                         full_profile: string;
                                         /** @enum {string} */
@@ -1283,7 +1329,7 @@ export interface paths {
                             ok: true;
                             right: {
                                 ambiguous: boolean;
-                                /** @description The profile of one side, cut so that a compare body stays under 16 KB; each cut says what it left out and where the whole is. No aliases (relations_more.aliases: total, shown 0). Relation lists at most 5; an appellation's grape rules at most 2 (facts.grapes.value_total, relations_more.grape_rules) and the names its sources list that map to no grape at most 2 (facts.grapes.unmapped; relations_more.unmapped counts them all), and its bare `relations.grapes` list empty, since the rules name the grapes (relations_more.grapes). `sources` only the sources this side cites (relations_more.sources counts all), each retrieved_via without its note. Facts' provenance by source_key (provenance_by_key). */
+                                /** @description The profile of one side, cut; each cut says what it left out and where the whole is (with provenance=by_key a compare body of two of the 100 most-asked entities stays under 16 KB). No aliases (relations_more.aliases: total, shown 0). Relation lists at most 5; an appellation's grape rules at most 2 (facts.grapes.value_total, relations_more.grape_rules) and the names its sources list that map to no grape at most 2 (facts.grapes.unmapped; relations_more.unmapped counts them all), and its bare `relations.grapes` list empty, since the rules name the grapes (relations_more.grapes). `sources` only the sources this side cites (relations_more.sources counts all), with provenance=by_key each retrieved_via without its note and the facts' provenance by source_key (provenance_by_key). */
                                 profile: {
                                     aliases?: {
                                         kind: string;
@@ -1299,19 +1345,33 @@ export interface paths {
                                     /** @description Permanent key; entity_id = UUIDv5 of it. */
                                     entity_key: string;
                                     entity_type: "grape" | "wine_geography" | "spirit" | "beer_style" | "wine_style";
-                                    /** @description The facts of the explain profile. Each provenance names its source by source_key only; source_title, source_publisher, source_url and retrieved_via are given once, in `sources` (the full profile, with them inline, is provenance_by_key.full_profile). */
+                                    /** @description The facts of the explain profile. With provenance=by_key each provenance names its source by source_key only (the full profile, with it inline, is provenance_by_key.full_profile). */
                                     facts: {
                                         [key: string]: {
                                             /** @description On an appellation's `grapes` (issue 34): true when every variety its rule sets' sources list is in `value`; false when a listed name maps to no grape (see `unmapped`) or the whole list was not re-read (see `completeness_note`). A partial list is never the appellation's whole set of grapes. */
                                             complete?: boolean;
                                             /** @description Why a set is partial when no name is known to be missing (a list nobody re-read whole). */
                                             completeness_note?: string | null;
+                                            /** @description As in explain (every field present) by default; with provenance=by_key only source_key, locator, source_excerpt and language_code: the source's title, publisher, url and copy read are the entry of this profile's `sources` with that source_key. */
                                             provenance: {
+                                                /** @description Language of source_excerpt (ISO 639-1 or -3); null when there is no excerpt. */
                                                 language_code: string | null;
+                                                /** @description Section, page, id or URL fragment where the fact stands. */
                                                 locator: string;
+                                                /** @description The copy the text was read in, or null when it was read at source_url. */
+                                                retrieved_via?: {
+                                                    kind: "mirror" | "reprint" | "third_party_list" | "scrape" | "encyclopedia_copy" | "dataset";
+                                                    note?: string;
+                                                    /** Format: uri */
+                                                    url: string;
+                                                } | null;
+                                                /** @description A verbatim passage (at most 300 characters) of the source that states the fact, where one is kept (the definitions of wine styles); null otherwise. */
                                                 source_excerpt: string | null;
-                                                /** @description The entry of this profile's `sources` with the title, publisher, url and the copy read (retrieved_via). */
                                                 source_key: string;
+                                                source_publisher?: string;
+                                                source_title?: string;
+                                                /** Format: uri */
+                                                source_url?: string;
                                             };
                                             /** @description On an appellation's `grapes`: the names its sources list that are not in `value`, with the reason (empty when complete). */
                                             unmapped?: {
@@ -1330,8 +1390,8 @@ export interface paths {
                                         };
                                     };
                                     pairing_available: boolean;
-                                    /** @description Says that the facts' provenance is by source_key (see facts), and where the uncut profile is. */
-                                    provenance_by_key: {
+                                    /** @description Present with provenance=by_key: says that the facts' provenance is by source_key (see facts), and where the uncut profile is. */
+                                    provenance_by_key?: {
                                         /** @description /v1/entities/{entity_id}: the profile uncut by compare, each fact with its provenance inline, every alias, every source (with its retrieved_via note), every sensory expression, and relation lists up to 50 (a longer one links to its /v1/entities query). */
                                         full_profile: string;
                                         /** @enum {string} */

@@ -24,26 +24,27 @@ const SideProfile = Type.Object(
         ...SourcedFact.properties,
         value_total: Type.Optional(Type.Integer({ minimum: 0, description: 'Present when a list value was cut (an appellation\'s grape rules: 2 shown in a compare side, strongest roles first): the length of the whole list; relations_more.grape_rules links to it.' })),
         provenance: Type.Object({
-          source_key: Type.String({ description: 'The entry of this profile\'s `sources` with the title, publisher, url and the copy read (retrieved_via).' }),
-          locator: Type.String(),
-          source_excerpt: Type.Union([Type.String({ maxLength: 300 }), Type.Null()]),
-          language_code: Type.Union([Type.String(), Type.Null()]),
-        }),
+          ...SourcedFact.properties.provenance.properties,
+          source_title: Type.Optional(SourcedFact.properties.provenance.properties.source_title),
+          source_publisher: Type.Optional(SourcedFact.properties.provenance.properties.source_publisher),
+          source_url: Type.Optional(SourcedFact.properties.provenance.properties.source_url),
+          retrieved_via: Type.Optional(SourcedFact.properties.provenance.properties.retrieved_via),
+        }, { description: 'As in explain (every field present) by default; with provenance=by_key only source_key, locator, source_excerpt and language_code: the source\'s title, publisher, url and copy read are the entry of this profile\'s `sources` with that source_key.' }),
       }),
-      { description: 'The facts of the explain profile. Each provenance names its source by source_key only; source_title, source_publisher, source_url and retrieved_via are given once, in `sources` (the full profile, with them inline, is provenance_by_key.full_profile).' },
+      { description: 'The facts of the explain profile. With provenance=by_key each provenance names its source by source_key only (the full profile, with it inline, is provenance_by_key.full_profile).' },
     ),
-    provenance_by_key: Type.Object(
+    provenance_by_key: Type.Optional(Type.Object(
       {
         given_in: Type.Literal('sources'),
         full_profile: Type.String({ description: '/v1/entities/{entity_id}: the profile uncut by compare, each fact with its provenance inline, every alias, every source (with its retrieved_via note), every sensory expression, and relation lists up to 50 (a longer one links to its /v1/entities query).' }),
       },
-      { description: 'Says that the facts\' provenance is by source_key (see facts), and where the uncut profile is.' },
-    ),
+      { description: 'Present with provenance=by_key: says that the facts\' provenance is by source_key (see facts), and where the uncut profile is.' },
+    )),
   },
   {
     additionalProperties: true,
     description:
-      'The profile of one side, cut so that a compare body stays under 16 KB; each cut says what it left out and where the whole is. No aliases (relations_more.aliases: total, shown 0). Relation lists at most 5; an appellation\'s grape rules at most 2 (facts.grapes.value_total, relations_more.grape_rules) and the names its sources list that map to no grape at most 2 (facts.grapes.unmapped; relations_more.unmapped counts them all), and its bare `relations.grapes` list empty, since the rules name the grapes (relations_more.grapes). `sources` only the sources this side cites (relations_more.sources counts all), each retrieved_via without its note. Facts\' provenance by source_key (provenance_by_key).',
+      'The profile of one side, cut; each cut says what it left out and where the whole is (with provenance=by_key a compare body of two of the 100 most-asked entities stays under 16 KB). No aliases (relations_more.aliases: total, shown 0). Relation lists at most 5; an appellation\'s grape rules at most 2 (facts.grapes.value_total, relations_more.grape_rules) and the names its sources list that map to no grape at most 2 (facts.grapes.unmapped; relations_more.unmapped counts them all), and its bare `relations.grapes` list empty, since the rules name the grapes (relations_more.grapes). `sources` only the sources this side cites (relations_more.sources counts all), with provenance=by_key each retrieved_via without its note and the facts\' provenance by source_key (provenance_by_key).',
   },
 );
 
@@ -85,12 +86,20 @@ export const compareRoute: EngineRouteDef = {
   path: '/v1/compare',
   summary: 'Compare two resolved entities',
   description:
-    'Resolves left and right and returns a scoped profile of each plus a field-by-field comparison of their sourced facts: the same or different value (country, colour, classification…), overlapping or disjoint ranges (ABV, IBU, OG…), shared list values (grapes, tags). Entities of different types compare on the fields they have in common; fields only one side has are listed, never guessed. Each side carries its sensory reference expressions where they are sourced (or the sensory boundary). The comparison comes first, with its `contrasts` (appellations, grapes, pairings and sensory evidence one side has and the other lacks), then the profile of each side, cut so that the body stays under 16 KB (no aliases, relation lists at most 5, grape rules at most 2, one sensory expression, each fact\'s provenance by source_key with the sources given once per side); every cut gives its total and the URL of the whole (`relations_more`, `reference_expressions_more`, `provenance_by_key.full_profile`). Catalogue ids (VIVC, file numbers, style ids) are never compared. 404 ENTITY_NOT_RESOLVED names the side that did not resolve (not counted). ' + ID_NOTE,
+    'Resolves left and right and returns a scoped profile of each plus a field-by-field comparison of their sourced facts: the same or different value (country, colour, classification…), overlapping or disjoint ranges (ABV, IBU, OG…), shared list values (grapes, tags). Entities of different types compare on the fields they have in common; fields only one side has are listed, never guessed. Each side carries its sensory reference expressions where they are sourced (or the sensory boundary). The comparison comes first, with its `contrasts` (appellations, grapes, pairings and sensory evidence one side has and the other lacks), then the profile of each side, cut (no aliases, relation lists at most 5, grape rules at most 2, one sensory expression, only the sources it cites; with provenance=by_key each fact\'s provenance by source_key with the sources given once per side, which keeps the body under 16 KB); every cut gives its total and the URL of the whole (`relations_more`, `reference_expressions_more`, `provenance_by_key.full_profile`). Catalogue ids (VIVC, file numbers, style ids) are never compared. 404 ENTITY_NOT_RESOLVED names the side that did not resolve (not counted). ' + ID_NOTE,
   querystring: ({ maxLength }) =>
     Type.Object(
-      { left: termParam(maxLength, 'left', 'First term.'), right: termParam(maxLength, 'right', 'Second term.') },
+      {
+        left: termParam(maxLength, 'left', 'First term.'),
+        right: termParam(maxLength, 'right', 'Second term.'),
+        provenance: Type.Optional(
+          Type.Union([Type.Literal('inline'), Type.Literal('by_key')], {
+            description: '"inline" (default, the v1 shape): each fact\'s provenance in full, as in explain. "by_key": each fact names its source by source_key, and the title, publisher, url and copy read are given once per side in `sources` (the copy\'s note left to the full profile): every compare of two of the 100 most-asked entities is then under 16 KB.',
+          }),
+        ),
+      },
     ),
-  toEngine: (query) => ({ left: String(query.left), right: String(query.right) }),
+  toEngine: (query) => ({ left: String(query.left), right: String(query.right), ...(query.provenance === undefined ? {} : { provenance: String(query.provenance) }) }),
   body: Type.Object({
     ok: Type.Literal(true),
     comparison: Type.Object({
