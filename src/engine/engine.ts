@@ -646,7 +646,7 @@ export class Engine {
     const grapes = Array.isArray(e.facts.grapes?.value) ? (e.facts.grapes!.value as string[]) : [];
     const sourceKeys = new Set<string>([
       ...Object.values(e.facts).map((f) => f.source),
-      ...e.grapeRules.map((set) => set.source),
+      ...e.grapeRules.flatMap((set) => [set.source, ...(set.supersedes ?? [])]),
       ...e.aliases.map((a) => a.source),
     ]);
     return {
@@ -693,7 +693,9 @@ export class Engine {
           same.scope = joinScopes(same.scope, scope);
           continue;
         }
-        value.push({ ...ref, role: g.role, min_share: g.min_share, max_share: g.max_share, scope, source_key: set.source, locator: set.locator });
+        // the date the rule applies from and the texts it replaced (issue 34, item 4), where recorded
+        const dated = set.in_force_from ? { in_force_from: set.in_force_from, in_force_basis: set.in_force_basis ?? null, supersedes: set.supersedes ?? [] } : {};
+        value.push({ ...ref, role: g.role, min_share: g.min_share, max_share: g.max_share, scope, source_key: set.source, locator: set.locator, ...dated });
       }
     }
     const first = e.grapeRules[0]!;

@@ -32,11 +32,11 @@ describe('the grapes of ten appellations, with their roles and shares', () => {
     has(grapesOf('Barolo'), 'Nebbiolo', 'required', 100, 100);
     has(grapesOf('Barbaresco'), 'Nebbiolo', 'required', 100, null);
   });
-  test('Amarone della Valpolicella: Corvina 45–95%, Rondinella 5–30%, Corvinone up to 50% in its place', () => {
+  test('Amarone della Valpolicella (2019 text): Corvina and/or Corvinone up to 95%, no 50% cap on Corvinone; Rondinella 5–30%', () => {
     const g = grapesOf('Amarone della Valpolicella');
-    has(g, 'Corvina', 'required', 45, 95);
+    has(g, 'Corvina', 'principal', null, 95);
+    has(g, 'Corvinone', 'principal', null, 95);
     has(g, 'Rondinella', 'required', 5, 30);
-    has(g, 'Corvinone', 'permitted', null, 50);
   });
   test('Brunello di Montalcino and Taurasi', () => {
     has(grapesOf('Brunello di Montalcino'), 'Sangiovese', 'required', 100, null);
@@ -67,6 +67,21 @@ describe('the grapes of ten appellations, with their roles and shares', () => {
   });
   test('Chianti Classico Gran Selezione: Sangiovese 90–100%', () => {
     has(grapesOf('Chianti Classico'), 'Sangiovese', 'required', 90, 100, 'Gran Selezione');
+  });
+  test('the date a rule applies from and the text it superseded are served (issue 34, item 4)', () => {
+    const cc = grapesOf('Chianti Classico') as (GrapeItem & { in_force_from?: string; in_force_basis?: string; supersedes?: string[] })[];
+    const gs = cc.find((x) => x.canonical_name === 'Sangiovese' && x.scope === 'Gran Selezione')!;
+    assert.equal(gs.in_force_from, '2027');
+    assert.equal(gs.in_force_basis, 'stated');
+    assert.deepEqual(gs.supersedes, ['gu-chianti-classico-2013-art2']);
+    const amarone = grapesOf('Amarone della Valpolicella') as (GrapeItem & { in_force_from?: string; supersedes?: string[] })[];
+    for (const it of amarone) {
+      assert.equal(it.in_force_from, '2019-08-14', it.canonical_name);
+      assert.deepEqual(it.supersedes, ['gu-amarone-2010-disciplinare']);
+    }
+    // the superseded text is listed among the profile's sources
+    const r = sharedEngine().explain({ q: 'Amarone della Valpolicella' });
+    assert.ok((r.body as any).profile.sources.some((s: { source_key: string }) => s.source_key === 'gu-amarone-2010-disciplinare'));
   });
 
   test('a set read only through a dataset extraction is never required and gives no shares', () => {
@@ -113,9 +128,9 @@ describe('the reverse relation: a grape lists the appellations whose rules name 
     assert.ok(a.some((x) => x.canonical_name === 'Barbaresco' && x.role === 'required'));
     assert.equal(a[0]!.role, 'required', 'strongest role first');
   });
-  test('Corvina: Amarone and Valpolicella, required', () => {
+  test('Corvina: Amarone and Valpolicella, principal (with Corvinone, 2019 text)', () => {
     const a = appellationsOf('Corvina');
-    for (const n of ['Amarone della Valpolicella', 'Valpolicella']) assert.ok(a.some((x) => x.canonical_name === n && x.role === 'required'), n);
+    for (const n of ['Amarone della Valpolicella', 'Valpolicella', 'Valpolicella Ripasso', 'Recioto della Valpolicella']) assert.ok(a.some((x) => x.canonical_name === n && x.role === 'principal'), n);
   });
   test('Tannat: Madiran required, Cahors accessory', () => {
     const a = appellationsOf('Tannat');

@@ -548,6 +548,9 @@ export function loadKnowledgeBase(dataDir: string): { kb: KnowledgeBase; problem
     const where = { file, record: rec.appellation };
     const target = byKey.get(rec.appellation);
     needSource(file, rec.appellation, 'source', rec.source);
+    // the date a rule applies from says what it is, and the texts it replaced are cited (issue 34, item 4)
+    for (const k of rec.supersedes ?? []) needSource(file, rec.appellation, 'supersedes', k);
+    if ((rec.in_force_from === undefined) !== (rec.in_force_basis === undefined)) problems.push({ ...where, field: 'in_force_from', message: 'in_force_from and in_force_basis go together' });
     if (!target) { problems.push({ ...where, field: 'appellation', message: `"${rec.appellation}" is not a served entity` }); continue; }
     if (target.type !== 'wine_geography') { problems.push({ ...where, field: 'appellation', message: `"${rec.appellation}" is not a wine geography` }); continue; }
     const seen = new Set<string>();

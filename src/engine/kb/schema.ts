@@ -348,6 +348,9 @@ const Share = Type.Union([Type.Number({ minimum: 0, maximum: 100 }), Type.Null()
 /** Why a variety a rule's source lists is not among its grapes (issue 34, item 2). */
 export const UNMAPPED_REASONS = ['no_grape_record', 'no_vivc_match', 'several_vivc_numbers', 'several_grapes', 'name_of_another_entity', 'not_a_variety'] as const;
 
+/** What a rule set's `in_force_from` date is (issue 34, item 4). */
+export const IN_FORCE_BASES = ['stated', 'act', 'publication'] as const;
+
 export const GrapeRuleSetSchema = Type.Object(
   {
     appellation: Type.String({ pattern: ENTITY_KEY_PATTERN }),
@@ -390,6 +393,16 @@ export const GrapeRuleSetSchema = Type.Object(
       ),
     ),
     completeness_note: Type.Optional(Str),
+    /**
+     * When the set's rule applies from (issue 34, item 4), `YYYY-MM-DD`, or `YYYY` for a rule that applies
+     * from a harvest (vintage) the text names; `in_force_basis` says what the
+     * date is: `stated` (the text names the date or harvest it applies from), `act` (the date of the
+     * decree or regulation that adopted the text) or `publication` (its publication in the official journal).
+     */
+    in_force_from: Type.Optional(Type.String({ pattern: '^\\d{4}(-\\d{2}-\\d{2})?$' })),
+    in_force_basis: Type.Optional(Type.Union(IN_FORCE_BASES.map((b) => Type.Literal(b)))),
+    /** the earlier texts this set's text amended or replaced (source keys), so a reader sees which version is served */
+    supersedes: Type.Optional(Type.Array(SourceKey, { minItems: 1 })),
     note: Type.Optional(Str),
   },
   { additionalProperties: false },

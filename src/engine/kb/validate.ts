@@ -255,6 +255,8 @@ export function validateKnowledgeBase(dataDir: string, referenceDir: string): Va
   }
   auditChecks(dataDir, kb, avas, problems, notices, primeByName);
   foodChecks(kb, problems, notices);
+  const auditFile = path.join(dataDir, 'appellation-audit.json');
+  if (fs.existsSync(auditFile)) problems.push(...appellationAuditProblems(JSON.parse(fs.readFileSync(auditFile, 'utf8')), kb));
   return { version: kb.version, entities: kb.entities.length, problems, notices };
 }
 
@@ -622,4 +624,53 @@ export function foodChecks(kb: KnowledgeBase, problems: Problem[], notices: stri
   }
   const broad = evidence.placed.filter((p) => p.via === 'food_category').length;
   notices.push(`pair-food: ${evidence.placed.length - unplaced.length} of ${evidence.placed.length} guidance items placed in the food vocabulary (${broad} only by their food_category), ${unplaced.length} placed nowhere`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The appellation audit (issue 34, item 6): data/appellation-audit.json lists appellations whose grape
+// rules were read in full in their official text, with the passage read and the grapes, roles and shares
+// it gives. Each served rule set from that source and for that scope must be exactly that set.
+
+export interface AppellationAuditEntry {
+  appellation: string;
+  source: string;
+  locator: string;
+  text: string;
+  text_lang: string;
+  read: string;
+  sets: { scope: string | null; complete: boolean; unmapped?: string[]; grapes: { grape: string; role: string; min_share: number | null; max_share: number | null }[] }[];
+}
+
+/** The audit's disagreements with the served rule sets (an empty list when every set is as the text gives it). */
+export function appellationAuditProblems(audit: { appellations: AppellationAuditEntry[] }, kb: KnowledgeBase): Problem[] {
+  const problems: Problem[] = [];
+  const file = 'appellation-audit.json';
+  const seen = new Set<string>();
+  const key = (g: { grape: string; role: string; min_share: number | null; max_share: number | null }) => `${g.grape} ${g.role} ${g.min_share ?? '-'}..${g.max_share ?? '-'}`;
+  for (const a of audit.appellations) {
+    const where = { file, record: a.appellation };
+    if (seen.has(a.appellation)) problems.push({ ...where, field: 'appellation', message: 'listed twice' });
+    seen.add(a.appellation);
+    if (!a.text?.trim() || !a.locator?.trim()) problems.push({ ...where, field: 'text', message: 'an audit entry quotes the passage read and its locator' });
+    const src = kb.sources.get(a.source);
+    if (!src) { problems.push({ ...where, field: 'source', message: `unknown source "${a.source}"` }); continue; }
+    if (src.retrieved_via?.kind === 'dataset') problems.push({ ...where, field: 'source', message: 'the audit lists texts read in full, not a dataset' });
+    const e = kb.byKey.get(a.appellation);
+    if (!e) { problems.push({ ...where, field: 'appellation', message: 'not a served entity' }); continue; }
+    for (const want of a.sets) {
+      const f = `sets[${want.scope ?? 'null'}]`;
+      const got = e.grapeRules.filter((s) => s.source === a.source && (s.scope ?? null) === want.scope);
+      if (got.length !== 1) { problems.push({ ...where, field: f, message: `${got.length} served sets from ${a.source} for this scope (the audit expects one)` }); continue; }
+      const set = got[0]!;
+      const served = set.grapes.map(key).sort();
+      const expected = want.grapes.map(key).sort();
+      const missing = expected.filter((x) => !served.includes(x));
+      const extra = served.filter((x) => !expected.includes(x));
+      if (missing.length || extra.length) problems.push({ ...where, field: f, message: `served set differs from the text: ${missing.length ? `expected ${missing.join('; ')}` : ''}${missing.length && extra.length ? ' / ' : ''}${extra.length ? `served ${extra.join('; ')}` : ''}` });
+      if (set.complete !== want.complete) problems.push({ ...where, field: `${f}.complete`, message: `served ${set.complete}, the text gives ${want.complete}` });
+      const unmapped = (set.unmapped ?? []).map((u) => u.name).sort().join(', ');
+      if (unmapped !== [...(want.unmapped ?? [])].sort().join(', ')) problems.push({ ...where, field: `${f}.unmapped`, message: `served [${unmapped}], the audit lists [${(want.unmapped ?? []).join(', ')}]` });
+    }
+  }
+  return problems;
 }
