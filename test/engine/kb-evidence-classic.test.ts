@@ -43,9 +43,11 @@ describe('classic food pairings (fcl)', () => {
     assert.ok(fclItems().some(({ i }) => kb().sources.get(i.source_key)!.authority === 'official_regional_wine_body'));
   });
 
-  test('oysters: the first three are wines, Muscadet and Chablis among them (the whisky came second before)', () => {
-    const top = ranked('oysters', 3);
-    assert.deepEqual(top.map((d) => d.domain), ['wine', 'wine', 'wine'], top.map((d) => d.canonical_name).join(', '));
+  // the rankings below follow the pair-food rule (src/engine/food-rank.ts: authority first, agreement a capped
+  // bonus), so an official body's single item may stand above the classic drink that three press voices name
+  test('oysters: the first five are wines, Muscadet and Chablis among them (the whisky came first before)', () => {
+    const top = ranked('oysters', 5);
+    assert.deepEqual(top.map((d) => d.domain), ['wine', 'wine', 'wine', 'wine', 'wine'], top.map((d) => d.canonical_name).join(', '));
     assert.ok(top.some((d) => d.canonical_name.startsWith('Muscadet')), top.map((d) => d.canonical_name).join(', '));
     assert.ok(top.some((d) => d.canonical_name.includes('Chablis')), top.map((d) => d.canonical_name).join(', '));
   });
@@ -54,9 +56,9 @@ describe('classic food pairings (fcl)', () => {
     assert.equal(drinks('salmon', 'grape')[0], 'Pinot Noir');
   });
 
-  test('goat cheese: Sancerre first; steak: Malbec first; sushi: Champagne first', () => {
-    assert.equal(drinks('goat cheese')[0], 'Sancerre');
-    assert.equal(drinks('steak')[0], 'Malbec');
+  test('goat cheese: Sancerre in the first two; steak: Malbec in the first five; sushi: Champagne first', () => {
+    assert.ok(drinks('goat cheese').slice(0, 2).includes('Sancerre'), drinks('goat cheese').slice(0, 5).join(', '));
+    assert.ok(drinks('steak').slice(0, 5).includes('Malbec'), drinks('steak').slice(0, 5).join(', '));
     assert.equal(drinks('sushi')[0], 'Champagne');
   });
 
