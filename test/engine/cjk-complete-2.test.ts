@@ -5,10 +5,12 @@
 //   data/sources/cjk-complete-2.json) resolve to their entity, and every one has a language and a source.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { sharedEngine } from '../helper.ts';
 
 const e = sharedEngine();
-const keyOf = (id: string) => e.kb.entities[id]!.key;
+const keyOf = (id: number) => e.kb.entities[id]!.key;
 
 function read(line: string) {
   const r = e.parser.parse(line);
@@ -64,5 +66,67 @@ describe('CJK lines: vintage first, producer after a slash, names written togeth
     assert.equal(j.vintage, 2019);
     assert.equal(j.primary, 'geo/chablis');
     assert.deepEqual(j.unexplained, ['ドメーヌ・ラロッシュ']);
+  });
+});
+
+
+const DATA = path.join(import.meta.dirname, '..', '..', 'data');
+const json = (f: string) => JSON.parse(fs.readFileSync(path.join(DATA, f), 'utf8'));
+type Alias = { name: string; lang: string; kind: string; source: string; locator: string };
+
+describe('CJK names from complete sources (data/aliases/cjk-complete-2.json)', () => {
+  const rows = json('aliases/cjk-complete-2.json') as { entity: string; aliases: Alias[] }[];
+  const sources = new Map((json('sources/cjk-complete-2.json') as { key: string }[]).map((s) => [s.key, s]));
+  const resolve = (q: string) => {
+    const r = e.resolver.resolve(q, 3);
+    return { state: r.state, keys: r.candidates.map((c) => keyOf(c.entity)) };
+  };
+
+  test('every added name has a CJK language tag, a source of this file and a locator', () => {
+    assert.ok(rows.length > 50);
+    for (const row of rows) {
+      for (const a of row.aliases) {
+        assert.match(a.lang, /^(?:zh|zh-Hans|zh-Hant|ja|ko)$/, `${row.entity} ${a.name}`);
+        assert.ok(sources.has(a.source), `${row.entity} ${a.name}: source ${a.source}`);
+        assert.ok(a.locator.length > 0);
+      }
+    }
+  });
+
+  // CC-CEDICT (cjk-cc-cedict): simplified and traditional forms of one entry, grapes and places
+  const CEDICT: [string, string][] = [
+    ['佳丽酿', 'grape/carignan'],
+    ['佳麗釀', 'grape/carignan'],
+    ['灰皮諾', 'grape/pinot-gris'],
+    ['馬爾貝克', 'grape/malbec'],
+    ['西萬尼', 'grape/silvaner'],
+    ['加州', 'geo/california'],
+    ['加利福尼亚', 'geo/california'],
+    ['俄勒冈', 'geo/oregon'],
+    ['紐約', 'geo/new-york'],
+    ['普羅旺斯', 'geo/provence'],
+    ['符腾堡', 'geo/wurttemberg'],
+    ['巴登', 'geo/baden'],
+    ['蒙特雷', 'geo/monterey'],
+    ['南岛', 'geo/south-island'],
+    ['塔斯马尼亚', 'geo/tasmania'],
+    ['卡斯蒂利亚·莱昂', 'geo/castilla-y-leon'],
+    ['溫哥華島', 'geo/vancouver-island'],
+    ['紐西蘭', 'geo/new-zealand'],
+  ];
+  for (const [q, key] of CEDICT) {
+    test(`${q} resolves to ${key}`, () => {
+      const r = resolve(q);
+      assert.equal(r.keys[0], key, JSON.stringify(r));
+      assert.equal(r.state, 'resolved', JSON.stringify(r));
+    });
+  }
+
+  test('a name the dictionary gives to two places is declared shared, never dropped', () => {
+    for (const q of ['喬治亞', '乔治亚']) {
+      const r = resolve(q);
+      assert.equal(r.state, 'ambiguous', q);
+      assert.deepEqual(new Set(r.keys.slice(0, 2)), new Set(['geo/georgia', 'geo/georgia-country']), q);
+    }
   });
 });
