@@ -130,3 +130,37 @@ describe('CJK names from complete sources (data/aliases/cjk-complete-2.json)', (
     }
   });
 });
+
+describe('traditional Chinese folds to simplified (CC-CEDICT one-character entries)', () => {
+  test('fold maps traditional characters to their simplified forms, leaving others as written', async () => {
+    const { fold, exactForm } = await import('../../src/engine/normalize.ts');
+    assert.equal(fold(exactForm('納帕谷')), fold(exactForm('纳帕谷')));
+    assert.equal(fold(exactForm('里奧哈')), fold(exactForm('里奥哈')));
+    // kana, Hangul and simplified text are unchanged by it
+    assert.equal(fold(exactForm('甲州')), '甲州');
+    assert.equal(fold(exactForm('보르도')), '보르도');
+    assert.equal(fold(exactForm('黑皮诺')), '黑皮诺');
+  });
+
+  // each name is held in simplified characters only; typed in traditional ones it finds the same record
+  const TRAD: [string, string][] = [
+    ['納帕谷', 'geo/napa-valley'],
+    ['里奧哈', 'geo/rioja'],
+    ['瑪歌', 'geo/margaux'],
+    ['馬爾堡', 'geo/marlborough'],
+    ['索諾瑪', 'geo/sonoma-county'],
+  ];
+  for (const [q, key] of TRAD) {
+    test(`${q} (traditional) resolves to ${key}`, () => {
+      const r = e.resolver.resolve(q, 3);
+      assert.equal(r.state, 'resolved');
+      assert.equal(keyOf(r.candidates[0]!.entity), key);
+    });
+  }
+
+  test('a line in traditional characters written without spaces is read too', () => {
+    const r = read('2019 納帕谷赤霞珠 / 啸鹰');
+    assert.deepEqual(r.mentions, [['納帕谷', 'geo/napa-valley'], ['赤霞珠', 'grape/cabernet-sauvignon']]);
+    assert.equal(r.primary, 'geo/napa-valley');
+  });
+});
