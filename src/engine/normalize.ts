@@ -210,6 +210,21 @@ const HAN_TRADITIONAL = new RegExp(`[${[...TO_SIMPLIFIED.keys()].join('')}]`, 'g
 /** The same class without the global flag, for a test that keeps no state between calls. */
 const HAS_HAN_TRADITIONAL = new RegExp(HAN_TRADITIONAL.source, 'u');
 
+/**
+ * Korean trade spellings with a tense initial consonant, folded to the spelling of the Korean rules for
+ * loanwords (외래어 표기법, chapter 1, article 4: plosives are not written with tense consonants; [s] is
+ * written ㅅ): ㄲ→ㅋ, ㄸ→ㅌ, ㅃ→ㅍ, ㅆ→ㅅ in a syllable's initial, so "까르메네르" is "카르메네르",
+ * "쁘띠 베르도" is "프티 베르도" and "쎄미용" is "세미용". Hangul syllables are 0xAC00 + (initial × 21 +
+ * vowel) × 28 + final; the initials are numbered ㄱ ㄲ ㄴ ㄷ ㄸ ㄹ ㅁ ㅂ ㅃ ㅅ ㅆ ㅇ ㅈ ㅉ ㅊ ㅋ ㅌ ㅍ ㅎ.
+ */
+const TENSE_TO_PLAIN: Record<number, number> = { 1: 15, 4: 16, 8: 17, 10: 9 };
+const TENSE_INITIAL = /[\uae4c-\ub097\ub530-\ub77b\ube60-\uc0ab\uc2f8-\uc543]/g;
+function plainInitial(c: string): string {
+  const i = c.charCodeAt(0) - 0xac00;
+  const initial = Math.floor(i / 588);
+  return String.fromCharCode(0xac00 + TENSE_TO_PLAIN[initial]! * 588 + (i % 588));
+}
+
 /** A CJK string before exactForm's squash: width folded (NFKC), dashes after katakana read as ー, and the words of one katakana name joined. */
 function cjkExact(s: string): string {
   return s.normalize('NFKC').replace(KANA_DASH, 'ー').replace(KANA_JOINER, '');
@@ -229,6 +244,7 @@ function cjkFold(exact: string): string {
     for (const [re, to] of VU) s = s.replace(re, to);
     s = s.replace(/[ャュョ]/g, (c) => SMALL_YA[c]!);
   }
+  if (/[\uac00-\ud7a3]/.test(s)) s = s.replace(TENSE_INITIAL, plainInitial);
   const words = squash(s).split(' ');
   const out: string[] = [];
   for (const w of words) {

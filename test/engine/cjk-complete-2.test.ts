@@ -164,3 +164,34 @@ describe('traditional Chinese folds to simplified (CC-CEDICT one-character entri
     assert.equal(r.primary, 'geo/napa-valley');
   });
 });
+
+describe('Korean tense-consonant trade spellings fold to the loanword rules’ spelling', () => {
+  test('fold: ㄲ→ㅋ, ㄸ→ㅌ, ㅃ→ㅍ, ㅆ→ㅅ in the initial; finals, vowels and other syllables unchanged', async () => {
+    const { fold, exactForm } = await import('../../src/engine/normalize.ts');
+    assert.equal(fold(exactForm('까르메네르')), fold(exactForm('카르메네르')));
+    assert.equal(fold(exactForm('쁘띠')), fold(exactForm('프티')));
+    assert.equal(fold(exactForm('쎄미용')), fold(exactForm('세미용')));
+    assert.equal(fold(exactForm('꼬뜨 뒤 론')), fold(exactForm('코트 뒤 론')));
+    // a final ㄲ or ㅆ is no initial: unchanged ("밖" stays, "있" keeps its ㅆ final)
+    assert.equal(fold(exactForm('밖')), '밖');
+    assert.equal(fold(exactForm('있')), '있');
+    assert.equal(fold(exactForm('보르도')), '보르도');
+  });
+
+  // each held in one spelling only; typed in the other it finds the same record
+  const KO: [string, string][] = [
+    ['까르메네르', 'grape/carmenere'],
+    ['쎄미용', 'grape/semillon'],
+    ['쏘비뇽 블랑', 'grape/sauvignon-blanc'],
+    ['뽀이약', 'geo/pauillac'],
+    ['끼안띠', 'geo/chianti'],
+    ['코트 뒤 론', 'geo/cotes-du-rhone'],
+  ];
+  for (const [q, key] of KO) {
+    test(`${q} resolves to ${key}`, () => {
+      const r = e.resolver.resolve(q, 3);
+      assert.equal(r.state, 'resolved');
+      assert.equal(keyOf(r.candidates[0]!.entity), key);
+    });
+  }
+});
