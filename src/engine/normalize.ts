@@ -212,13 +212,15 @@ const HAS_HAN_TRADITIONAL = new RegExp(HAN_TRADITIONAL.source, 'u');
 
 /**
  * Korean trade spellings with a tense initial consonant, folded to the spelling of the Korean rules for
- * loanwords (외래어 표기법, chapter 1, article 4: plosives are not written with tense consonants; [s] is
- * written ㅅ): ㄲ→ㅋ, ㄸ→ㅌ, ㅃ→ㅍ, ㅆ→ㅅ in a syllable's initial, so "까르메네르" is "카르메네르",
- * "쁘띠 베르도" is "프티 베르도" and "쎄미용" is "세미용". Hangul syllables are 0xAC00 + (initial × 21 +
- * vowel) × 28 + final; the initials are numbered ㄱ ㄲ ㄴ ㄷ ㄸ ㄹ ㅁ ㅂ ㅃ ㅅ ㅆ ㅇ ㅈ ㅉ ㅊ ㅋ ㅌ ㅍ ㅎ.
+ * loanwords (외래어 표기법, chapter 1, article 4: plosives are not written with tense consonants; the
+ * National Institute of Korean Language adds that in words from Western languages fricatives and
+ * affricates are not either, korean.go.kr online counselling answer of 2020-01-16 "외래어의 된소리 표기"):
+ * ㄲ→ㅋ, ㄸ→ㅌ, ㅃ→ㅍ, ㅆ→ㅅ, ㅉ→ㅈ in a syllable's initial, so "까르메네르" is "카르메네르", "쁘띠
+ * 베르도" is "프티 베르도" and "쎄미용" is "세미용". Hangul syllables are 0xAC00 + (initial × 21 + vowel)
+ * × 28 + final; the initials are numbered ㄱ ㄲ ㄴ ㄷ ㄸ ㄹ ㅁ ㅂ ㅃ ㅅ ㅆ ㅇ ㅈ ㅉ ㅊ ㅋ ㅌ ㅍ ㅎ.
  */
-const TENSE_TO_PLAIN: Record<number, number> = { 1: 15, 4: 16, 8: 17, 10: 9 };
-const TENSE_INITIAL = /[\uae4c-\ub097\ub530-\ub77b\ube60-\uc0ab\uc2f8-\uc543]/g;
+const TENSE_TO_PLAIN: Record<number, number> = { 1: 15, 4: 16, 8: 17, 10: 9, 13: 12 };
+const TENSE_INITIAL = /[\uae4c-\ub097\ub530-\ub77b\ube60-\uc0ab\uc2f8-\uc543\uc9dc-\ucc27]/g;
 function plainInitial(c: string): string {
   const i = c.charCodeAt(0) - 0xac00;
   const initial = Math.floor(i / 588);

@@ -166,11 +166,12 @@ describe('traditional Chinese folds to simplified (CC-CEDICT one-character entri
 });
 
 describe('Korean tense-consonant trade spellings fold to the loanword rules’ spelling', () => {
-  test('fold: ㄲ→ㅋ, ㄸ→ㅌ, ㅃ→ㅍ, ㅆ→ㅅ in the initial; finals, vowels and other syllables unchanged', async () => {
+  test('fold: ㄲ→ㅋ, ㄸ→ㅌ, ㅃ→ㅍ, ㅆ→ㅅ, ㅉ→ㅈ in the initial; finals, vowels and other syllables unchanged', async () => {
     const { fold, exactForm } = await import('../../src/engine/normalize.ts');
     assert.equal(fold(exactForm('까르메네르')), fold(exactForm('카르메네르')));
     assert.equal(fold(exactForm('쁘띠')), fold(exactForm('프티')));
     assert.equal(fold(exactForm('쎄미용')), fold(exactForm('세미용')));
+    assert.equal(fold(exactForm('째즈')), fold(exactForm('재즈')));
     assert.equal(fold(exactForm('꼬뜨 뒤 론')), fold(exactForm('코트 뒤 론')));
     // a final ㄲ or ㅆ is no initial: unchanged ("밖" stays, "있" keeps its ㅆ final)
     assert.equal(fold(exactForm('밖')), '밖');
@@ -193,5 +194,17 @@ describe('Korean tense-consonant trade spellings fold to the loanword rules’ s
       assert.equal(r.state, 'resolved');
       assert.equal(keyOf(r.candidates[0]!.entity), key);
     });
+  }
+});
+
+test('the tense-initial fold touches the syllables of those five initials only (every Hangul syllable)', async () => {
+  const { fold, exactForm } = await import('../../src/engine/normalize.ts');
+  const tense: Record<number, number> = { 1: 15, 4: 16, 8: 17, 10: 9, 13: 12 };
+  for (let c = 0xac00; c <= 0xd7a3; c++) {
+    const i = c - 0xac00;
+    const initial = Math.floor(i / 588);
+    const want = tense[initial] === undefined ? c : 0xac00 + tense[initial]! * 588 + (i % 588);
+    const got = fold(exactForm(String.fromCharCode(c)));
+    if (got !== String.fromCharCode(want)) assert.fail(`U+${c.toString(16)} ${String.fromCharCode(c)} folds to ${got}`);
   }
 });
