@@ -65,6 +65,9 @@ import { extendedShare } from './filters/stem-extension.ts';
 import type { BeerModifiers, ModifierClass } from './beer-modifiers.ts';
 
 export const RESOLVE_THRESHOLD = 55;
+/** A middle dot or double hyphen between two katakana (the words of a katakana line). */
+const KANA_DOT = /(?<=[\u30a1-\u30fa\u30fc])[・･゠](?=[\u30a1-\u30fa\u30fc])/;
+const KANA_DOTS = new RegExp(KANA_DOT.source, 'g');
 /** Suggestions on an unresolved answer: names scoring at least this, at most SUGGESTION_LIMIT of them. */
 export const SUGGESTION_FLOOR = 30;
 export const SUGGESTION_LIMIT = 5;
@@ -707,6 +710,13 @@ export class Resolver {
    * shared with an entity of another type can still be `resolved` within the filter.
    */
   resolve(q: string, limit: number, accept?: (entity: number) => boolean, lastResort = true): Resolution {
+    // katakana words parted by a middle dot that are no name as one word ("フランス・ボルドー"): read with
+    // the dots as spaces, as the same words typed apart are (issue 32)
+    if (KANA_DOT.test(q)) {
+      const probe = new Map<number, Candidate>();
+      this.collect(q, probe, true);
+      if (!hasAtLeast(probe, EXACT_FLOOR)) q = q.replace(KANA_DOTS, ' ');
+    }
     let best = new Map<number, Candidate>();
     let whole = this.collect(q, best);
     // designation words around a name ("DO Ribera del Duero", "Rioja DOCa") are reported, not matched,

@@ -208,3 +208,22 @@ test('the tense-initial fold touches the syllables of those five initials only (
     if (got !== String.fromCharCode(want)) assert.fail(`U+${c.toString(16)} ${String.fromCharCode(c)} folds to ${got}`);
   }
 });
+
+describe('katakana words parted by a middle dot that are no name as one word', () => {
+  test('"フランス・ボルドー" reads as "フランス ボルドー": Bordeaux first, as the words typed apart', () => {
+    for (const q of ['フランス・ボルドー', 'スペイン・リオハ']) {
+      const dotted = e.resolver.resolve(q, 3);
+      const spaced = e.resolver.resolve(q.replace('・', ' '), 3);
+      assert.notEqual(dotted.state, 'unresolved', q);
+      assert.equal(dotted.state, spaced.state, q);
+      assert.deepEqual(dotted.candidates.map((c) => keyOf(c.entity)), spaced.candidates.map((c) => keyOf(c.entity)), q);
+    }
+    assert.equal(keyOf(e.resolver.resolve('フランス・ボルドー', 3).candidates[0]!.entity), 'geo/bordeaux');
+  });
+
+  test('a dotted katakana name is still one name', () => {
+    const r = e.resolver.resolve('カベルネ・ソーヴィニヨン', 3);
+    assert.equal(r.state, 'resolved');
+    assert.equal(keyOf(r.candidates[0]!.entity), 'grape/cabernet-sauvignon');
+  });
+});
