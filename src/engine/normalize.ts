@@ -9,8 +9,11 @@
 // both sides.
 // Japanese, Chinese and Korean (issue 32): see `cjkExact` and `cjkFold` below: width folded (NFKC),
 // the katakana middle dot joins the words it separates (an index name is also findable with a space
-// there), long-vowel marks and ヴ spellings folded, kana voicing marks and Hangul syllables kept whole,
-// and a trailing "region" suffix (地方, 地区, 河流域, 产区, 지방 …) dropped from a place name.
+// there), long-vowel marks, the small ッ (doubled consonants written or not: "ネッビオーロ" =
+// "ネビオーロ") and ヴ spellings folded, kana voicing marks and Hangul syllables kept whole, Korean
+// tense initials folded to the loanword rules' spelling ("까르메네르" = "카르메네르"), traditional Chinese
+// characters folded to simplified ones ("納帕谷" = "纳帕谷"), and a trailing "region" suffix (地方, 地区,
+// 河流域, 产区, 지방 …) dropped from a place name.
 // Word classes used by the resolver's partial tiers:
 // - STOP_WORDS: articles, prepositions and conjunctions of the KB's languages. They weigh nothing
 //   in a name's coverage and never match as a prefix or with typos.
@@ -242,7 +245,7 @@ function cjkFold(exact: string): string {
     .normalize('NFC')
     .toLowerCase();
   if (/[\u30a1-\u30fc]/.test(s)) {
-    s = s.replace(/ー/g, '');
+    s = s.replace(/[ーッ]/g, '');
     for (const [re, to] of VU) s = s.replace(re, to);
     s = s.replace(/[ャュョ]/g, (c) => SMALL_YA[c]!);
   }

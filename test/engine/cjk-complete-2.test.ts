@@ -227,3 +227,25 @@ describe('katakana words parted by a middle dot that are no name as one word', (
     assert.equal(keyOf(r.candidates[0]!.entity), 'grape/cabernet-sauvignon');
   });
 });
+
+describe('katakana doubled consonants written with or without the small ッ', () => {
+  test('fold drops ッ as it drops ー', async () => {
+    const { fold, exactForm } = await import('../../src/engine/normalize.ts');
+    assert.equal(fold(exactForm('ネビオーロ')), fold(exactForm('ネッビオーロ')));
+    assert.equal(fold(exactForm('ヴァルポリチェラ')), fold(exactForm('ヴァルポリチェッラ')));
+    // hiragana っ is left alone
+    assert.equal(fold(exactForm('いっぽん')), 'いっぽん');
+  });
+  const JA: [string, string][] = [
+    ['ネビオーロ', 'grape/nebbiolo'],
+    ['ブルネロ・ディ・モンタルチーノ', 'geo/brunello-di-montalcino'],
+    ['ヴァルポリチェラ', 'geo/valpolicella'],
+  ];
+  for (const [q, key] of JA) {
+    test(`${q} resolves to ${key}`, () => {
+      const r = e.resolver.resolve(q, 3);
+      assert.equal(r.state, 'resolved');
+      assert.equal(keyOf(r.candidates[0]!.entity), key);
+    });
+  }
+});
