@@ -68,6 +68,8 @@ export const RESOLVE_THRESHOLD = 55;
 /** A middle dot or double hyphen between two katakana (the words of a katakana line). */
 const KANA_DOT = /(?<=[\u30a1-\u30fa\u30fc])[・･゠](?=[\u30a1-\u30fa\u30fc])/;
 const KANA_DOTS = new RegExp(KANA_DOT.source, 'g');
+/** A word in kana, CJK ideographs or Hangul. */
+const CJK_WORD = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
 /** Suggestions on an unresolved answer: names scoring at least this, at most SUGGESTION_LIMIT of them. */
 export const SUGGESTION_FLOOR = 30;
 export const SUGGESTION_LIMIT = 5;
@@ -1036,6 +1038,29 @@ export class Resolver {
         this.collect(h, exact, true);
         for (const c of exact.values()) if (!PARTIAL.has(c.matchedOn)) offer(found, c.entity, c.score, c.matchedOn, c.value);
       }
+    }
+    // a line in Japanese, Chinese or Korean names its place from the broadest to the narrowest and puts
+    // qualifiers after the name ("フランス ボルドー", "ブルゴーニュ ルージュ", "イタリア ピエモンテ バローロ",
+    // "샤블리 프리미에 크뤼"): its runs of words that are whole names, read from the left, longest first;
+    // the last run is the narrowest name (issue 32)
+    if (!hasAtLeast(found, RESOLVE_THRESHOLD) && !hasAtLeast(best, RESOLVE_THRESHOLD) && tokens.length > 1 && tokens.some((t) => CJK_WORD.test(t))) {
+      let last: Map<number, Candidate> | null = null;
+      for (let i = 0; i < tokens.length; ) {
+        let step = 1;
+        for (let len = Math.min(tokens.length - i, 6); len >= 1; len--) {
+          if (len === tokens.length) continue;
+          const run = new Map<number, Candidate>();
+          this.collect(tokens.slice(i, i + len).join(' '), run, true);
+          for (const [e, c] of run) if (PARTIAL.has(c.matchedOn) || c.score < EXACT_FLOOR) run.delete(e);
+          if (run.size) {
+            last = run;
+            step = len;
+            break;
+          }
+        }
+        i += step;
+      }
+      if (last) for (const c of last.values()) offer(found, c.entity, c.score, c.matchedOn, c.value);
     }
     // the head noun alone only when nothing at all reached the threshold (a weak partial match ranks above it)
     if (!hasAtLeast(found, RESOLVE_THRESHOLD) && !hasAtLeast(best, RESOLVE_THRESHOLD) && tokens.length > 1) {

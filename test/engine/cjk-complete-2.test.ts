@@ -249,3 +249,25 @@ describe('katakana doubled consonants written with or without the small ッ', ()
     });
   }
 });
+
+describe('a CJK line of names and qualifiers: its narrowest name, never resolved', () => {
+  const CASES: [string, string][] = [
+    ['ブルゴーニュ・ルージュ', 'geo/bourgogne'],
+    ['シャブリ・プルミエ・クリュ', 'geo/chablis'],
+    ['부르고뉴 루즈', 'geo/bourgogne'],
+    ['샤블리 프리미에 크뤼', 'geo/chablis'],
+    // broadest to narrowest, as catalogues list them: the narrowest name
+    ['イタリア ピエモンテ バローロ', 'geo/barolo'],
+    ['フランス ボルドー ルージュ', 'geo/bordeaux'],
+  ];
+  for (const [q, key] of CASES) {
+    test(`${q}: ${key} first, ambiguous`, () => {
+      const r = e.resolver.resolve(q, 3);
+      assert.equal(r.state, 'ambiguous');
+      assert.equal(keyOf(r.candidates[0]!.entity), key);
+    });
+  }
+  test('a producer name nothing holds stays unresolved', () => {
+    assert.equal(e.resolver.resolve('ドメーヌ・ルロワ', 3).state, 'unresolved');
+  });
+});
