@@ -111,6 +111,19 @@ function asciiWidth(text: string): string {
  * ("甲州", "梅洛", "보르도"), not a one- or two-letter abbreviation.
  */
 const CJK_WORD = /^[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]{2,}$/;
+/**
+ * A word that may hold several names written together (issue 32: "ブルゴーニュ・ピノ・ノワール",
+ * "勃艮第黑皮诺"): katakana parted by a middle dot or double hyphen, or a run of three ideographs or more.
+ */
+const CJK_SPLIT = /[\u30a1-\u30fa\u30fc][・･゠][\u30a1-\u30fa\u30fc]|[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{3}/;
+/** The middle dot and double hyphen between two katakana: where a katakana word is parted. */
+const KANA_PART = /(?<=[\u30a1-\u30fa\u30fc])[・･゠](?=[\u30a1-\u30fa\u30fc])/g;
+/** A run of ideographs alone. */
+const HAN_RUN = /^[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+$/;
+/** Longest ideograph run cut into names, and longest name tried inside it, in characters. */
+const HAN_RUN_MAX = 24;
+const HAN_NAME_MAX = 10;
+
 /** Opening quotation marks of a catalogue field (straight, curly, low, guillemets). */
 const QUOTE_OPEN = /^["“„«‘'‚‹]$/u;
 /** Capitalised words nothing explains before a name of several words that make it part of a name. */
@@ -228,7 +241,9 @@ export class LineParser {
     for (const m of text.matchAll(WORD)) {
       const start = m.index!;
       const end = start + m[0].length;
-      if (free(start, end)) words.push({ start, end, text: m[0], used: false });
+      if (!free(start, end)) continue;
+      if (CJK_SPLIT.test(m[0])) for (const p of this.cjkParts(m[0], start)) words.push({ ...p, used: false });
+      else words.push({ start, end, text: m[0], used: false });
     }
     // per word, once: whether a name holds its first and its last folded word, whether only spaces,
     // hyphens, apostrophes or a dot part it from the word before, and whether it and the word before
@@ -269,7 +284,7 @@ export class LineParser {
       // (a name never ends on a particle: "de la Grand" is no name's end; a one-word span is checked apart)
       endsName[k] = (f.length === 1 ? startsName[k] === 1 : this.resolver.isNameWord(last)) ? (STOP_WORDS.has(last) ? 2 : 1) : 0;
       if (k > 0) {
-        joined[k] = /^[\s\-'’.]*$/.test(text.slice(words[k - 1]!.end, words[k]!.start)) ? 1 : 0;
+        joined[k] = /^[\s\-'’.・･゠]*$/.test(text.slice(words[k - 1]!.end, words[k]!.start)) ? 1 : 0;
         // two neighbouring words of a name are indexed together ("clotilde davenne" is in no name): a span
         // with a pair that no name holds is skipped before any look-up (particles are left out of pairs)
         paired[k] = STOP_WORDS.has(prevLast) || STOP_WORDS.has(first) || this.resolver.isNameWord(prevLast + first) ? 1 : 0;
@@ -391,7 +406,7 @@ export class LineParser {
     for (const w of words) {
       if (w.used) continue;
       const last = unexplained[unexplained.length - 1];
-      if (last && /^[\s\-'’]*$/.test(text.slice(last.end, w.start))) {
+      if (last && /^[\s\-'’・･゠]*$/.test(text.slice(last.end, w.start))) {
         last.end = w.end;
         last.text = text.slice(last.start, w.end);
       } else unexplained.push({ start: w.start, end: w.end, text: w.text });
@@ -497,6 +512,60 @@ export class LineParser {
   }
 
   /** A one-word mention right after a capitalised word that nothing explains. */
+  /**
+   * The words of a CJK word written without spaces (issue 32). Katakana words parted by a middle dot are
+   * read as words of their own, so a name of several of them is found as a span of words and a name
+   * among other words is found alone ("ブルゴーニュ・ピノ・ノワール" holds Bourgogne and Pinot Noir; the
+   * span of all its words is still the whole word). A run of ideographs that is no name as a whole is
+   * cut into the longest names found from its start (forward maximum matching on the names of the
+   * knowledge base, two characters at least); what lies between two names stays one word.
+   */
+  private cjkParts(word: string, start: number): Span[] {
+    const parts: Span[] = [];
+    let at = 0;
+    for (const m of [...word.matchAll(KANA_PART), null]) {
+      const end = m ? m.index! : word.length;
+      if (end > at) parts.push({ start: start + at, end: start + end, text: word.slice(at, end) });
+      at = end + 1;
+    }
+    const out: Span[] = [];
+    for (const p of parts) {
+      if (!HAN_RUN.test(p.text) || p.text.length < 3 || p.text.length > HAN_RUN_MAX || this.isName(p.text)) {
+        out.push(p);
+        continue;
+      }
+      const s = p.text;
+      let rest = 0; // start of the characters no name has taken yet
+      let i = 0;
+      while (i < s.length - 1) {
+        let found = 0;
+        for (let len = Math.min(HAN_NAME_MAX, s.length - i); len >= 2; len--) {
+          if (this.isName(s.slice(i, i + len))) {
+            found = len;
+            break;
+          }
+        }
+        if (!found) {
+          i++;
+          continue;
+        }
+        if (i > rest) out.push({ start: p.start + rest, end: p.start + i, text: s.slice(rest, i) });
+        out.push({ start: p.start + i, end: p.start + i + found, text: s.slice(i, i + found) });
+        i += found;
+        rest = i;
+      }
+      if (rest === 0) out.push(p);
+      else if (rest < s.length) out.push({ start: p.start + rest, end: p.end, text: s.slice(rest) });
+    }
+    return out;
+  }
+
+  /** Whether a string is a whole name of some served entity in scope. */
+  private isName(s: string): boolean {
+    const r = this.resolver.wholeNames(s, 1);
+    return r.candidates.length > 0 && !r.outOfScope;
+  }
+
   private embedded(m: LineMention, words: Word[], text: string, terms: LineTerm[], embedded: Set<LineMention>, mentions: LineMention[]): boolean {
     if (/[\s\-'’]/.test(m.text.trim())) return this.afterLongRun(m, words, text);
     const i = words.findIndex((w) => w.start === m.start);

@@ -66,6 +66,11 @@ import { extendedShare } from './filters/stem-extension.ts';
 import type { BeerModifiers, ModifierClass } from './beer-modifiers.ts';
 
 export const RESOLVE_THRESHOLD = 55;
+/** A middle dot or double hyphen between two katakana (the words of a katakana line). */
+const KANA_DOT = /(?<=[\u30a1-\u30fa\u30fc])[・･゠](?=[\u30a1-\u30fa\u30fc])/;
+const KANA_DOTS = new RegExp(KANA_DOT.source, 'g');
+/** A word in kana, CJK ideographs or Hangul. */
+const CJK_WORD = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
 /** Suggestions on an unresolved answer: names scoring at least this, at most SUGGESTION_LIMIT of them. */
 export const SUGGESTION_FLOOR = 30;
 export const SUGGESTION_LIMIT = 5;
@@ -715,6 +720,13 @@ export class Resolver {
    * shared with an entity of another type can still be `resolved` within the filter.
    */
   resolve(q: string, limit: number, accept?: (entity: number) => boolean, lastResort = true): Resolution {
+    // katakana words parted by a middle dot that are no name as one word ("フランス・ボルドー"): read with
+    // the dots as spaces, as the same words typed apart are (issue 32)
+    if (KANA_DOT.test(q)) {
+      const probe = new Map<number, Candidate>();
+      this.collect(q, probe, true);
+      if (!hasAtLeast(probe, EXACT_FLOOR)) q = q.replace(KANA_DOTS, ' ');
+    }
     let best = new Map<number, Candidate>();
     let whole = this.collect(q, best);
     // designation words around a name ("DO Ribera del Duero", "Rioja DOCa") are reported, not matched,
@@ -1044,6 +1056,29 @@ export class Resolver {
         this.collect(h, exact, true);
         for (const c of exact.values()) if (!PARTIAL.has(c.matchedOn)) offer(found, c.entity, c.score, c.matchedOn, c.value);
       }
+    }
+    // a line in Japanese, Chinese or Korean names its place from the broadest to the narrowest and puts
+    // qualifiers after the name ("フランス ボルドー", "ブルゴーニュ ルージュ", "イタリア ピエモンテ バローロ",
+    // "샤블리 프리미에 크뤼"): its runs of words that are whole names, read from the left, longest first;
+    // the last run is the narrowest name (issue 32)
+    if (!hasAtLeast(found, RESOLVE_THRESHOLD) && !hasAtLeast(best, RESOLVE_THRESHOLD) && tokens.length > 1 && tokens.some((t) => CJK_WORD.test(t))) {
+      let last: Map<number, Candidate> | null = null;
+      for (let i = 0; i < tokens.length; ) {
+        let step = 1;
+        for (let len = Math.min(tokens.length - i, 6); len >= 1; len--) {
+          if (len === tokens.length) continue;
+          const run = new Map<number, Candidate>();
+          this.collect(tokens.slice(i, i + len).join(' '), run, true);
+          for (const [e, c] of run) if (PARTIAL.has(c.matchedOn) || c.score < EXACT_FLOOR) run.delete(e);
+          if (run.size) {
+            last = run;
+            step = len;
+            break;
+          }
+        }
+        i += step;
+      }
+      if (last) for (const c of last.values()) offer(found, c.entity, c.score, c.matchedOn, c.value);
     }
     // the head noun alone only when nothing at all reached the threshold (a weak partial match ranks above it)
     if (!hasAtLeast(found, RESOLVE_THRESHOLD) && !hasAtLeast(best, RESOLVE_THRESHOLD) && tokens.length > 1) {
