@@ -73,12 +73,29 @@ const HAND = [
   ['Alicante', 'IT', '4461', 'it-registro-nazionale-varieta-vite', 'Registro Nazionale, varietà da vino, entry 10 Alicante N. (synonyms Cannonau, Tocai Rosso, Cannonao, Garnacha Tinta, Granaccia, Grenache, Guarnaccia, Gamay)', 'The register gives Garnacha Tinta (VIVC 4461 prime name GARNACHA TINTA) and Grenache among the synonyms of its entry Alicante. It also lists Guarnaccia, which VIVC keeps as a variety of its own (5097) and the register as its own entry 106: that synonym does not make entry 10 another variety. VIVC also holds an Italian accession with the prime name ALICANTE (42205) that the register does not name.'],
   ['Garnacha Tintorera', 'ES', '304', 'do-alicante-alicante-bouschet', 'https://vinosalicantedop.org/alicante-bouschet-garnacha-tintorera/?lang=en (entry text)', 'The Consejo Regulador of DO Alicante gives Garnacha Tintorera as the Spanish name of Alicante Bouschet (VIVC 304, prime name ALICANTE HENRI BOUSCHET); the same citation backs the alias on grape/alicante-bouschet.'],
   // Malvasia: the bare name stands for several varieties in the Italian register (white and black).
-  ['Malvasia', 'IT', null, 'it-registro-nazionale-varieta-vite', 'Registro Nazionale, varietà da vino: entry 128 Malvasia N.; "Malvasia" is also a synonym of entries 129 Malvasia Bianca B., 131 Malvasia Bianca di Candia B., 132 Malvasia Bianca Lunga B., 140 Malvasia Nera di Brindisi N., 141 Malvasia Nera di Lecce N.', 'A bare "Malvasia" in an Italian single document names no single variety: the register uses it for its own black entry 128 and as a synonym of white and black entries. It is left unmapped (it was mapped to Malvasia Istriana, a white, VIVC 7269).', 'several_vivc_numbers'],
+  ['Malvasia', 'IT', null, 'it-registro-nazionale-varieta-vite', 'Registro Nazionale, varietà da vino: entry 128 Malvasia N.; "Malvasia" is also a synonym of entries 129 Malvasia Bianca B., 131 Malvasia Bianca di Candia B., 132 Malvasia Bianca Lunga B., 140 Malvasia Nera di Brindisi N., 141 Malvasia Nera di Lecce N.', 'A bare "Malvasia" in an Italian single document names no single variety: the register uses it for its own black entry 128 and as a synonym of white and black entries, and VIVC has the prime name MALVASIA three times (15674 white, Spain; 22968 white, Portugal; 26671 black, Italy). It is left unmapped (it was mapped to Malvasia Istriana, a white, VIVC 7269).', 'several_vivc_numbers'],
   ['Malvasia Nera', 'IT', '7271', 'vivc', 'https://www.vivc.de/index.php?r=passport%2Fview&id=7271 (prime name MALVASIA NERA)', 'Malvasia nera is VIVC 7271 (black), the number the served record grape/malvasia-nera was released with (exact prime name in the older VIVC list). The fuller VIVC table also has 41789 with the same prime name, and the Italian register has no entry "Malvasia Nera" but four black Malvasias (139 di Basilicata, 140 di Brindisi, 141 di Lecce, 363 Nera Lunga): a text naming one of those is mapped by that name.'],
   ['Ryzlink Vlašský', null, '13217', 'vivc-welschriesling-synonyms', 'VIVC 13217 WELSCHRIESLING, synonyms (read via the English Wikipedia article)', 'Ryzlink vlašský (Czech) is a VIVC synonym of Welschriesling.'],
   ['Rizling Vlašský', null, '13217', 'vivc-welschriesling-synonyms', 'VIVC 13217 WELSCHRIESLING, synonyms (read via the English Wikipedia article)', 'Rizling vlašský (Slovak) is a VIVC synonym of Welschriesling.'],
   ['Fetească Neagrăn', null, '4120', 'vivc-full-scrape', 'https://www.vivc.de/index.php?r=passport%2Fview&id=4120 (prime name FETEASCA NEAGRA)', 'The dataset writes Fetească neagră with a stray final "n"; VIVC 4120 has the prime name FETEASCA NEAGRA (black, Romania).'],
   ['Roter Vetliner', null, '12931', 'vivc-full-scrape', 'https://www.vivc.de/index.php?r=passport%2Fview&id=12931 (prime name VELTLINER ROT)', 'The dataset misspells Roter Veltliner; VIVC 12931 has the prime name VELTLINER ROT (the German colour word placed after the name).'],
+  // spellings and transliterations of a VIVC prime name (same country of origin in VIVC; the name read as
+  // the same word): [name, VIVC number, what differs]
+  ...[
+    ['Tinta Barocca', '12462', 'Tinta Barroca, with one r (VIVC 12462 TINTA BARROCA, black, Portugal)'],
+    ['Băbeasacă Neagră', '843', 'Băbească neagră with a stray "a" (VIVC 843 BABEASCA NEAGRA, black, Romania)'],
+    ['Doux D\'Henry', '3677', 'Doux d\'Henri written with a y (VIVC 3677 DOUX D\'HENRI, black, Italy)'],
+    ['Minnella Bianca', '7837', 'Minella bianca written with a double n (VIVC 7837 MINELLA BIANCA, white, Italy)'],
+    ['Cjanorie', '2644', 'the Friulian spelling (cj for ci) of VIVC 2644 CIANORIE (black, Italy)'],
+    ['Xinisteri', '704', 'a transliteration of the Greek name (i for y) of VIVC 704 XYNISTERI (white, Cyprus)'],
+    ['Maratheftiko', '7374', 'a transliteration of the Greek name (k for c) of VIVC 7374 MARATHEFTICO (black, Cyprus)'],
+    ['Spourtiko', '16121', 'a transliteration of the Greek name (k for c) of VIVC 16121 SPOURTICO (white, Cyprus)'],
+    ['Bíbor Kadarka', '1339', 'written in two words; VIVC 1339 BIBORKADARKA (black, Hungary)'],
+    ['Zengö', '13423', 'VIVC 13423 ZENGOE (white, Hungary), which writes ö as oe'],
+    ['Hölder', '5410', 'VIVC 5410 HOELDER (white, Germany), which writes ö as oe'],
+    ['Kövidinka', '13727', 'VIVC 13727 KOEVIDINKA (pink, Hungary), which writes ö as oe'],
+    ['Crâmpoşie Selecţionată', '3238', 'the Romanian spelling with â (VIVC writes i, as before the 1993 reform) of VIVC 3238 CRIMPOSIE SELECTIONATA (white, Romania)'],
+  ].map(([name, num, what]) => [name, null, num, 'vivc-full-scrape', `https://www.vivc.de/index.php?r=passport%2Fview&id=${num} (prime name)`, `The dataset's name is ${what}.`]),
   // Auxerrois: VIVC's prime name AUXERROIS (792, white) is the name the 2022 dataset uses (OIV prime names)
   // outside France, where "Auxerrois" is also Cahors's name for Côt (Malbec): France stays unsettled
   ...['DE', 'CZ', 'BE', 'GB', 'NL', 'LU'].map((c) => ['Auxerrois', c, '792', 'vivc-full-scrape', 'https://www.vivc.de/index.php?r=passport%2Fview&id=792 (prime name AUXERROIS)', 'Outside France the dataset\'s "Auxerrois" (an OIV/VIVC prime name, as the dataset\'s authors state they use) is VIVC 792 AUXERROIS, white; two served grape records carry the name (Auxerrois and, as Cahors\'s name, Malbec), so only the VIVC number settles it.']),
@@ -95,9 +112,12 @@ export function buildCrosswalk(ref = REF) {
   const vivcByKey = new Map();
   const vivcByNumber = new Map();
   for (const r of vivcRows) {
-    const k = crosswalkKey(r.prime_name.replace(/\s+/g, ' '));
-    if (!vivcByKey.has(k)) vivcByKey.set(k, []);
-    vivcByKey.get(k).push(r);
+    // VIVC writes ü, ö, ä as UE, OE, AE (GEWUERZTRAMINER): the lower-cased prime name is read that way too
+    const name = r.prime_name.replace(/\s+/g, ' ');
+    for (const k of new Set([crosswalkKey(name), crosswalkKey(name.toLowerCase())])) {
+      if (!vivcByKey.has(k)) vivcByKey.set(k, []);
+      vivcByKey.get(k).push(r);
+    }
     vivcByNumber.set(r.vivc_number, r);
   }
   const registro = JSON.parse(fs.readFileSync(path.join(ROOT, 'tools', 'derive', 'grapes-it-registro.json'), 'utf8')).rows;
