@@ -62,6 +62,7 @@ const SOURCES = [
 // Hand rows: [name, country, vivc number | null, source, locator, note, reason?]
 const HAND = [
   ['Riesling Italico', 'IT', '13217', 'it-registro-nazionale-varieta-vite', 'Registro Nazionale, varietà da vino, entry 209 Riesling Italico B. (synonyms Welschriesling, Riesling)', 'The register gives Welschriesling as a synonym of its entry Riesling Italico; VIVC 13217 has the prime name WELSCHRIESLING (white).'],
+  ['Riesling Italico', null, '13217', 'vivc-welschriesling-synonyms', 'VIVC 13217 WELSCHRIESLING, synonyms (read via the English Wikipedia article)', 'Riesling Italico is a VIVC synonym of Welschriesling (outside Italy too: Croatian single documents use it).'],
   ['Riesling Italian', null, '13217', 'vivc-welschriesling-synonyms', 'VIVC 13217 WELSCHRIESLING, synonyms (read via the English Wikipedia article)', 'Riesling Italian is a VIVC synonym of Welschriesling.'],
   ['Olasz Rizling', null, '13217', 'vivc-welschriesling-synonyms', 'VIVC 13217 WELSCHRIESLING, synonyms (read via the English Wikipedia article)', 'Olasz Rizling (Hungarian) is a VIVC synonym of Welschriesling.'],
   ['Olaszrizling', null, '13217', 'vivc-welschriesling-synonyms', 'VIVC 13217 WELSCHRIESLING, synonyms (read via the English Wikipedia article)', 'Olaszrizling (Hungarian) is a VIVC synonym of Welschriesling.'],
