@@ -107,6 +107,14 @@ const HAND = [
 ];
 
 const COLOURS = { n: ['NOIR', 'ROUGE'], b: ['BLANC'], r: ['ROSE', 'ROUGE', 'GRIS'], g: ['GRIS', 'ROSE'] };
+// German names put the colour word first ("Weißer Elbling", "Gruner Veltliner"), VIVC's prime names last
+const GERMAN_COLOUR = { 'weißer': 'WEISS', 'weisser': 'WEISS', 'blauer': 'BLAU', 'roter': 'ROT', 'grüner': 'GRUEN', 'gruener': 'GRUEN', 'gruner': 'GRUEN', 'grauer': 'GRAU', 'brauner': 'BRAUN', 'frühroter': 'FRUEHROT' };
+/** "Weißer Elbling" → "Elbling WEISS" (the VIVC order), or null. */
+const colourAfter = (name) => {
+  const m = /^(\p{L}+) (.+)$/u.exec(name);
+  const colour = m && GERMAN_COLOUR[m[1].toLowerCase()];
+  return colour ? `${m[2]} ${colour}` : null;
+};
 
 export function buildCrosswalk(ref = REF) {
   const vivcRows = parseCsv(fs.readFileSync(path.join(ref, 'vivc-prime-names-full.csv'), 'utf8'));
@@ -129,7 +137,8 @@ export function buildCrosswalk(ref = REF) {
     const want = COLOURS[colour];
     const found = new Map();
     // the register abbreviates San/Santo as "S." (Vernaccia di S. Gimignano); VIVC writes it out
-    for (const n of [name, ...syns].map(clean).flatMap((x) => (/\bS\. ?/.test(x) ? [x, x.replace(/\bS\. ?/g, 'San ')] : [x]))) {
+    // a German name of the register is also read in VIVC's order (Gruner Veltliner: VELTLINER GRUEN)
+    for (const n of [name, ...syns].map(clean).flatMap((x) => (/\bS\. ?/.test(x) ? [x, x.replace(/\bS\. ?/g, 'San ')] : [x])).flatMap((x) => (colourAfter(x) ? [x, colourAfter(x)] : [x]))) {
       for (const r of vivcByKey.get(crosswalkKey(n)) ?? []) if (!want || !r.berry_colour || want.includes(r.berry_colour)) found.set(r.vivc_number, r);
     }
     entryVivc.set(num, found.size === 1 ? [...found.values()][0] : null);
@@ -180,15 +189,13 @@ export function buildCrosswalk(ref = REF) {
     }
     rows.set(`${k}|IT`, row);
   }
-  // German names put the colour word first ("Weißer Elbling"), VIVC's prime names last (ELBLING WEISS):
-  // a name of the single documents read that way that is exactly one VIVC prime name is a row (any country)
-  const GERMAN_COLOUR = { 'weißer': 'WEISS', 'weisser': 'WEISS', 'blauer': 'BLAU', 'roter': 'ROT', 'grüner': 'GRUEN', 'gruener': 'GRUEN', 'grauer': 'GRAU', 'brauner': 'BRAUN', 'frühroter': 'FRUEHROT', 'blauer früher': 'FRUEH BLAU' };
+  // a German name of the single documents read in VIVC's order (ELBLING WEISS) that is exactly one VIVC
+  // prime name is a row (any country)
   const leadNames = new Set(parseCsv(fs.readFileSync(path.join(ref, 'appellation-grapes-leads.csv'), 'utf8')).map((r) => r.grape));
   for (const name of [...leadNames].sort()) {
-    const m = /^(\p{L}+) (.+)$/u.exec(name);
-    const colour = m && GERMAN_COLOUR[m[1].toLowerCase()];
-    if (!colour) continue;
-    const hits = vivcByKey.get(crosswalkKey(`${m[2]} ${colour}`)) ?? [];
+    const reordered = colourAfter(name);
+    if (!reordered) continue;
+    const hits = vivcByKey.get(crosswalkKey(reordered)) ?? [];
     if (hits.length !== 1) continue;
     rows.set(`${crosswalkKey(name)}|null`, { name, country: null, ...cite(hits[0]), source: 'vivc-full-scrape',
       locator: `https://www.vivc.de/index.php?r=passport%2Fview&id=${hits[0].vivc_number} (prime name ${cite(hits[0]).vivc_prime_name})`, basis: 'prime_name_colour_word_after' });
