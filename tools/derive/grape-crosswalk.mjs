@@ -57,6 +57,26 @@ const SOURCES = [
     notes: 'VIVC\'s page was not read: its synonym list was read as relayed by the English Wikipedia article "Welschriesling" (synonyms section citing Maul & Eibach, Vitis International Variety Catalogue), which names Riesling Italico, Riesling Italian, Olasz Rizling, Olaszrizling, Laški Rizling and Graševina among them; the VIVC number 13217 and prime name WELSCHRIESLING agree with vivc-prime-names-full.csv.',
     retrieved_via: { url: 'https://en.wikipedia.org/wiki/Welschriesling', kind: 'encyclopedia_copy', note: 'synonyms section, citing VIVC (Maul & Eibach 1999)' },
   },
+  {
+    key: 'wein-plus-portugais-bleu-fr',
+    title: 'wein.plus Lexique du vin: Portugais Bleu (grape variety entry, French edition)',
+    publisher: 'wein.plus (Wine Lexicon by Norbert F. J. Tischelmayer)',
+    authority: 'wine_press',
+    url: 'https://glosario.wein.plus/portugais-bleu-6',
+    licence: 'names cited as facts (synonym lists); no prose copied',
+    accessed: '2026-12-08',
+    notes: 'The entry lists the synonyms of the red variety by country, among them Modrý Portugal and Portugalské Modré (Slovakia, Czech Republic), Portugalka (Slovenia), Kékoportó (Hungary), Português Azul (Portugal), Portugais Bleu (France) and Portugieser Blau (Austria); the variety is VIVC 9620 PORTUGIESER BLAU.',
+  },
+  {
+    key: 'wein-plus-sivi-pinot',
+    title: 'wein.plus Wine Lexicon: Sivi Pinot / Pinot Gris (grape variety entry)',
+    publisher: 'wein.plus (Wine Lexicon by Norbert F. J. Tischelmayer)',
+    authority: 'wine_press',
+    url: 'https://glossary.wein.plus/sivi-pinot',
+    licence: 'names cited as facts; no prose copied',
+    accessed: '2026-12-08',
+    notes: 'English edition. The entry (Pinot Gris) says the Hungarian name of the variety is Szürkebarát; the variety is VIVC 9275 PINOT GRIS.',
+  },
 ];
 
 // Hand rows: [name, country, vivc number | null, source, locator, note, reason?]
@@ -97,6 +117,9 @@ const HAND = [
     ['Kövidinka', '13727', 'VIVC 13727 KOEVIDINKA (pink, Hungary), which writes ö as oe'],
     ['Crâmpoşie Selecţionată', '3238', 'the Romanian spelling with â (VIVC writes i, as before the 1993 reform) of VIVC 3238 CRIMPOSIE SELECTIONATA (white, Romania)'],
   ].map(([name, num, what]) => [name, null, num, 'vivc-full-scrape', `https://www.vivc.de/index.php?r=passport%2Fview&id=${num} (prime name)`, `The dataset's name is ${what}.`]),
+  ...[['Modrý Portugal', 'CZ'], ['Modrý Portugal', 'SK'], ['Portugalka', 'SI'], ['Kékoportó', 'HU'], ['Português Azul', 'PT'], ['Portugais Bleu', 'FR']].map(([name, c]) =>
+    [name, c, '9620', 'wein-plus-portugais-bleu-fr', 'https://glosario.wein.plus/portugais-bleu-6 (synonyms by country in the entry\'s opening paragraph)', `${name} is listed for this country among the synonyms of Portugais Bleu (Blauer Portugieser), VIVC 9620 PORTUGIESER BLAU (black).`]),
+  ['Szürkebarát', 'HU', '9275', 'wein-plus-sivi-pinot', 'https://glossary.wein.plus/sivi-pinot (the paragraph on the Hungarian name)', 'Szürkebarát ("grey monk") is the Hungarian name of Pinot Gris, VIVC 9275 PINOT GRIS (grey).'],
   // Auxerrois: VIVC's prime name AUXERROIS (792, white) is the name the 2022 dataset uses (OIV prime names)
   // outside France, where "Auxerrois" is also Cahors's name for Côt (Malbec): France stays unsettled
   ...['DE', 'CZ', 'BE', 'GB', 'NL', 'LU'].map((c) => ['Auxerrois', c, '792', 'vivc-full-scrape', 'https://www.vivc.de/index.php?r=passport%2Fview&id=792 (prime name AUXERROIS)', 'Outside France the dataset\'s "Auxerrois" (an OIV/VIVC prime name, as the dataset\'s authors state they use) is VIVC 792 AUXERROIS, white; two served grape records carry the name (Auxerrois and, as Cahors\'s name, Malbec), so only the VIVC number settles it.']),
