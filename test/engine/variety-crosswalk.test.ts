@@ -51,7 +51,7 @@ describe('the crosswalk', () => {
     assert.equal(sets.filter((s) => (s.unmapped ?? []).some((u) => u.name === 'Vernaccia Di S. Giminiano')).length, 0);
   });
 
-  test('at least 89% of the dataset rows of served sets are mapped', { skip: !referenceFile('appellation-grapes-leads.csv') && 'the lead table is not here (set REFERENCE_DIR)' }, () => {
+  test('at least 89.5% of the dataset rows of served sets are mapped', { skip: !referenceFile('appellation-grapes-leads.csv') && 'the lead table is not here (set REFERENCE_DIR)' }, () => {
     const rows = (parseCsv(fs.readFileSync(referenceFile('appellation-grapes-leads.csv')!, 'utf8')) as any[]).filter((r) => r.source_publisher.startsWith('European Commission eAmbrosia'));
     const byFile = new Map<string, string[]>();
     for (const r of rows) byFile.set(r.file_number, [...(byFile.get(r.file_number) ?? []), r.grape]);
@@ -65,7 +65,7 @@ describe('the crosswalk', () => {
     }
     assert.ok(total > 28000, `${total} rows`);
     const share = 1 - unmapped / total;
-    assert.ok(share >= 0.891, `${(100 * share).toFixed(1)}% of ${total} rows mapped`);
+    assert.ok(share >= 0.895, `${(100 * share).toFixed(1)}% of ${total} rows mapped`);
   });
 });
 
