@@ -22,7 +22,10 @@
 //                                                    matched by exact prime name to a row of
 //                                                    ../shared/reference/vivc-prime-names-full.csv
 //   data/sources/appellation-grapes.json             the sources of both
-// Grape names are matched, case, accents and spacing aside, to a served grape's name or alias or VIVC
+// A name is first looked up in the variety crosswalk (data/grape-crosswalk.json, written by
+// tools/derive/grape-crosswalk.mjs; issue 34, item 1): a row for the set's country, else for every country,
+// gives the VIVC number (its served grape, else a new VIVC-backed record) or the reason to leave it unmapped.
+// Otherwise grape names are matched, case, accents and spacing aside, to a served grape's name or alias or VIVC
 // prime name first; then to a VIVC prime name. A name matching neither, or several VIVC numbers, is
 // left out of the set's grapes, never guessed, and listed in its `unmapped` with the reason (the set is then
 // `complete: false`). A new grape whose name is already the name of another entity is listed the same way
