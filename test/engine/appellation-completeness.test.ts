@@ -62,6 +62,10 @@ describe('no name is dropped silently', () => {
     const kb = sharedEngine().kb;
     const key = (s: string) => fold(exactForm(s.replace(/ue/g, 'ü').replace(/ae/g, 'ä').replace(/oe/g, 'ö').replace(/Ue/g, 'Ü')));
     const rows = parseCsv(fs.readFileSync(leads!, 'utf8')).filter((r: any) => r.source_publisher.startsWith('European Commission eAmbrosia'));
+    // a name the variety crosswalk ties to a grape's VIVC number is a name of that grape (issue 34, item 1)
+    const crosswalk = JSON.parse(fs.readFileSync(path.join(ROOT, 'data', 'grape-crosswalk.json'), 'utf8')) as { name: string; vivc_number: string | null }[];
+    const crosswalkNames = new Map<string, string[]>();
+    for (const row of crosswalk) if (row.vivc_number) crosswalkNames.set(row.vivc_number, [...(crosswalkNames.get(row.vivc_number) ?? []), row.name]);
     // the dataset sets, by the file number in their locator
     const setByFile = new Map<string, { names: Set<string>; unmapped: Set<string>; appellation: string }>();
     for (const e of kb.entities) {
@@ -71,7 +75,7 @@ describe('no name is dropped silently', () => {
         const names = new Set<string>();
         for (const g of set.grapes) {
           const ge = kb.byKey.get(g.grape)!;
-          for (const n of [ge.name, ...ge.aliases.map((a) => a.name), String(ge.facts.vivc_prime_name?.value ?? '')]) if (n) names.add(key(n));
+          for (const n of [ge.name, ...ge.aliases.map((a) => a.name), String(ge.facts.vivc_prime_name?.value ?? ''), ...(crosswalkNames.get(String(ge.facts.vivc_id?.value)) ?? [])]) if (n) names.add(key(n));
         }
         setByFile.set(m[1]!, { names, unmapped: new Set((set.unmapped ?? []).map((u) => u.name)), appellation: e.key });
       }

@@ -22,7 +22,10 @@
 //                                                    matched by exact prime name to a row of
 //                                                    ../shared/reference/vivc-prime-names-full.csv
 //   data/sources/appellation-grapes.json             the sources of both
-// Grape names are matched, case, accents and spacing aside, to a served grape's name or alias or VIVC
+// A name is first looked up in the variety crosswalk (data/grape-crosswalk.json, written by
+// tools/derive/grape-crosswalk.mjs; issue 34, item 1): a row for the set's country, else for every country,
+// gives the VIVC number (its served grape, else a new VIVC-backed record) or the reason to leave it unmapped.
+// Otherwise grape names are matched, case, accents and spacing aside, to a served grape's name or alias or VIVC
 // prime name first; then to a VIVC prime name. A name matching neither, or several VIVC numbers, is
 // left out of the set's grapes, never guessed, and listed in its `unmapped` with the reason (the set is then
 // `complete: false`). A new grape whose name is already the name of another entity is listed the same way
@@ -35,7 +38,7 @@ import { exactForm, fold } from '../../src/engine/normalize.ts';
 import { parseCsv } from './beer-styles.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const REF = path.resolve(ROOT, '..', 'shared', 'reference');
+const REF = process.env.REFERENCE_DIR ? path.resolve(process.env.REFERENCE_DIR) : path.resolve(ROOT, '..', 'shared', 'reference');
 const OUT_RULES = path.join(ROOT, 'data', 'appellation-grapes', 'eambrosia-datasets.json');
 const OUT_GRAPES = path.join(ROOT, 'data', 'grapes', 'vivc-appellation-grapes.json');
 const OUT_SOURCES = path.join(ROOT, 'data', 'sources', 'appellation-grapes.json');
@@ -145,12 +148,46 @@ function vivcGrape(key, name, row, notes) {
   return { key, type: 'grape', name, review: 'reviewed', aliases: [], facts, notes };
 }
 
+// the variety crosswalk (data/grape-crosswalk.json, tools/derive/grape-crosswalk.mjs; issue 34, item 1):
+// a row for the name in the set's country, else one for every country, settles the name before any
+// name or prime-name match; a row without a VIVC number leaves the name unmapped with its reason
+const crosswalk = new Map();
+for (const row of JSON.parse(fs.readFileSync(path.join(ROOT, 'data', 'grape-crosswalk.json'), 'utf8'))) crosswalk.set(`${key(row.name)}|${row.country ?? ''}`, row);
+const vivcByNumber = new Map(vivcRows.map((r) => [r.vivc_number, r]));
+stats.crosswalk = 0;
+stats.crosswalkConflicts = new Map();
+
+/** The grape a crosswalk row names: the served record of its VIVC number, else a new VIVC-backed record. */
+function grapeOfRow(name, row) {
+  if (!row.vivc_number) { stats.unmatched.set(name, (stats.unmatched.get(name) ?? 0) + 1); return { reason: row.reason }; }
+  stats.crosswalk++;
+  const existing = grapeByVivc.get(row.vivc_number) ?? [...newGrapes.values()].find((g) => g.facts.vivc_id.value === row.vivc_number)?.key;
+  if (existing) { stats.matchedExisting++; return { key: existing }; }
+  const vrow = vivcByNumber.get(row.vivc_number);
+  const gkey = `grape/${slug(vrow.prime_name.replace(/\s+/g, ' '))}`;
+  const before = previous.get(gkey);
+  if ((entities.some((e) => e.key === gkey) || anyName.has(key(vrow.prime_name.replace(/\s+/g, ' ')))) && before?.facts?.vivc_id?.value !== row.vivc_number) { stats.nameTaken++; return { reason: 'name_of_another_entity' }; }
+  newGrapes.set(gkey, vivcGrape(gkey, titleCase(vrow.prime_name), vrow,
+    `Named in the grape rules of an EU wine PDO (eAmbrosia single document, as extracted by Candiago et al.) as "${name}"; tied to VIVC ${row.vivc_number} "${vrow.prime_name.replace(/\s+/g, ' ').trim()}" by the variety crosswalk (data/grape-crosswalk.json, source ${row.source}).`));
+  stats.matchedNew++;
+  return { key: gkey };
+}
+
 /**
  * The grape key a lead name stands for, creating a VIVC-backed record when none exists; else why not
  * ({ reason }: the name is then listed in its set's `unmapped`, never dropped silently; issue 34, item 2).
  */
-function grapeFor(name) {
+function grapeFor(name, country) {
   const k = key(name);
+  const cw = crosswalk.get(`${k}|${country ?? ''}`) ?? crosswalk.get(`${k}|`);
+  // a row read off a register's synonym list does not overrule a served grape the name already names with
+  // another VIVC number (the register's "Zibibbo, synonym Duraca" against VIVC's DURACA): the conflict is
+  // reported and the name keeps its match; a hand row (read and cited one by one) always wins
+  const named = grapeByName.get(k);
+  const namedVivc = named?.size === 1 ? entities.find((e) => e.key === [...named][0])?.facts.vivc_id?.value : undefined;
+  if (cw && cw.basis !== 'hand' && namedVivc && cw.vivc_number && namedVivc !== cw.vivc_number) {
+    stats.crosswalkConflicts.set(`${name} (${country ?? 'any'}): crosswalk VIVC ${cw.vivc_number}, grape ${[...named][0]} VIVC ${namedVivc}`, true);
+  } else if (cw) return grapeOfRow(name, cw);
   const have = grapeByName.get(k);
   if (have?.size === 1) { stats.matchedExisting++; return { key: [...have][0] }; }
   if (have && have.size > 1) { stats.ambiguousName++; return { reason: 'several_grapes' }; }
@@ -204,7 +241,7 @@ for (const r of leads) {
   if (!geo) { stats.noAppellation++; continue; }
   if (!sets.has(geo)) sets.set(geo, { source: SOURCE_OF(r.source_publisher), file: r.file_number, grapes: new Map(), unmapped: new Map(), rows: [] });
   const set = sets.get(geo);
-  const g = grapeFor(r.grape);
+  const g = grapeFor(r.grape, isoOf.get(key(r.country)));
   set.rows.push({ r, g });
   if (!g.key) {
     if (!set.unmapped.has(r.grape)) set.unmapped.set(r.grape, { name: r.grape, reason: g.reason });
@@ -237,5 +274,9 @@ writeWhole(OUT_GRAPES, [...newGrapes.values()].sort((a, b) => (a.key < b.key ? -
 writeWhole(OUT_SOURCES, SOURCES);
 const unmatched = [...stats.unmatched].sort((a, b) => b[1] - a[1]);
 console.log(`${stats.rows} dataset rows; ${rules.length} appellations with rules; ${newGrapes.size} new grapes`);
+const servedRows = stats.rows - stats.noAppellation;
+const mappedRows = stats.matchedExisting + stats.matchedNew;
+console.log(`rows of served PDOs: ${servedRows}; mapped ${mappedRows} (${(100 * mappedRows / servedRows).toFixed(1)}%), ${stats.crosswalk} of them through the crosswalk`);
 console.log(`rows: ${stats.matchedExisting} to served grapes, ${stats.matchedNew} to new VIVC-backed grapes, ${stats.noAppellation} of PDOs we do not serve, ${stats.ambiguousName} names of several grapes, ${stats.nameTaken} names another entity holds, ${unmatched.reduce((n, [, c]) => n + c, 0)} unmatched (${unmatched.length} names)`);
+if (stats.crosswalkConflicts.size) console.log(`crosswalk rows not applied (a served grape already has the name with another VIVC number): ${[...stats.crosswalkConflicts.keys()].join('; ')}`);
 console.log(`most frequent unmatched: ${unmatched.slice(0, 25).map(([n, c]) => `${n} (${c})`).join(', ')}`);

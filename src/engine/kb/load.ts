@@ -8,11 +8,11 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import type { FoodVocabularyRecord } from './schema.ts';
 import { v5 as uuidv5 } from 'uuid';
 import {
-  AliasAdditionSchema, AmbiguitySchema, DesignationSchema, GrapeRuleSetSchema, LabelTermsSchema, type LabelTermsRecord, type DesignationRecord, type GrapeRole, type GrapeRuleSetRecord, OutOfScopeSchema, PlaceNamesSchema, CONFIDENCE_BY_AUTHORITY, copyCeiling, DOMAIN_OF, EntityRecordSchema, FACT_FIELDS, GEO_LEVELS,
+  AliasAdditionSchema, AmbiguitySchema, DesignationSchema, GrapeRuleSetSchema, GrapeCrosswalkRowSchema, type GrapeCrosswalkRow, LabelTermsSchema, type LabelTermsRecord, type DesignationRecord, type GrapeRole, type GrapeRuleSetRecord, OutOfScopeSchema, PlaceNamesSchema, CONFIDENCE_BY_AUTHORITY, copyCeiling, DOMAIN_OF, EntityRecordSchema, FACT_FIELDS, GEO_LEVELS,
   KEY_FAMILY, KbMetaSchema, PairingSetSchema, SensorySchema, SourceSchema, WINE_STYLE_CATEGORIES,
   type AliasAdditionRecord, type AmbiguityRecord, type OutOfScopeRecord, type PlaceNamesRecord, type EntityRecord, type EntityType, type PairingSetRecord, type SensoryRecord, type Source,
 } from './schema.ts';
-import { exactForm } from '../normalize.ts';
+import { exactForm, fold } from '../normalize.ts';
 import { BeerModifiersSchema, type BeerModifiersRecord } from '../beer-modifiers.ts';
 
 /** Namespace of entity ids: UUIDv5(entity key, ENTITY_NAMESPACE). Never change it. */
@@ -412,6 +412,19 @@ export function loadKnowledgeBase(dataDir: string): { kb: KnowledgeBase; problem
     if ((o.source === undefined) !== (o.locator === undefined)) problems.push({ file: 'out-of-scope.json', record: o.term, field: 'source', message: 'source and locator go together' });
     const owners = nameOwners.get(exactForm(o.term));
     if (owners) problems.push({ file: 'out-of-scope.json', record: o.term, field: 'term', message: `also names ${[...owners].join(', ')}` });
+  }
+
+  // the variety crosswalk (issue 34, item 1; tools/derive/grape-crosswalk.mjs): each row cites its source,
+  // has a VIVC number and its prime name or the reason it leaves the name unmapped, once per (name, country)
+  for (const { file, data } of readRootFile(dataDir, 'grape-crosswalk.json', problems)) {
+    const seen = new Set<string>();
+    for (const { rec } of checkArray<GrapeCrosswalkRow>(GrapeCrosswalkRowSchema, [{ file, data: Array.isArray(data) ? data : [] }], (r: any, i) => r?.name ?? `#${i}`, problems)) {
+      needSource(file, rec.name, 'source', rec.source);
+      if (rec.vivc_number ? !rec.vivc_prime_name || rec.reason : !rec.reason) problems.push({ file, record: rec.name, field: 'vivc_number', message: 'a row has a VIVC number and its prime name, or no number and a reason' });
+      const k = `${fold(exactForm(rec.name))}|${rec.country}`;
+      if (seen.has(k)) problems.push({ file, record: rec.name, field: 'name', message: `twice for country ${rec.country}` });
+      seen.add(k);
+    }
   }
 
   // designation words and traditional terms: each cites its source; none may be an entity's name

@@ -350,6 +350,25 @@ export const UNMAPPED_REASONS = ['no_grape_record', 'no_vivc_match', 'several_vi
 
 /** What a rule set's `in_force_from` date is (issue 34, item 4). */
 export const IN_FORCE_BASES = ['stated', 'act', 'publication'] as const;
+/** data/grape-crosswalk.json (issue 34, item 1): a name registers and single documents use, tied to a VIVC number or left unmapped on purpose. */
+export const GrapeCrosswalkRowSchema = Type.Object(
+  {
+    name: Str,
+    /** ISO 3166-1 alpha-2 of the country whose documents use the name so; null: any country */
+    country: Type.Union([Type.String({ pattern: '^[A-Z]{2}$' }), Type.Null()]),
+    vivc_number: Type.Union([Type.String({ pattern: '^[0-9]+$' }), Type.Null()]),
+    vivc_prime_name: Type.Optional(Str),
+    vivc_berry_colour: Type.Optional(Type.Union([Str, Type.Null()])),
+    /** why a row without a number leaves the name unmapped */
+    reason: Type.Optional(Type.Union(UNMAPPED_REASONS.map((r) => Type.Literal(r)))),
+    source: SourceKey,
+    locator: Str,
+    basis: Str,
+    note: Type.Optional(Str),
+  },
+  { additionalProperties: false },
+);
+export type GrapeCrosswalkRow = Static<typeof GrapeCrosswalkRowSchema>;
 
 export const GrapeRuleSetSchema = Type.Object(
   {

@@ -257,7 +257,79 @@ export function validateKnowledgeBase(dataDir: string, referenceDir: string): Va
   foodChecks(kb, problems, notices);
   const auditFile = path.join(dataDir, 'appellation-audit.json');
   if (fs.existsSync(auditFile)) problems.push(...appellationAuditProblems(JSON.parse(fs.readFileSync(auditFile, 'utf8')), kb));
+  const colourOf = (k: string) => kb.byKey.get(k)?.facts.berry_colour?.value as string | undefined;
+  const sets = readFamily(dataDir, 'appellation-grapes').flatMap(({ file, data }) => data.map((rec) => ({ file, rec })));
+  const flagged = grapeColourProblems(sets, colourOf);
+  problems.push(...flagged.problems);
+  notices.push(`grape colours: ${flagged.problems.length} principal white varieties in red/rosé-only scopes outside the listed exceptions; ${flagged.excepted} excepted (COLOUR_EXCEPTIONS)`);
   return { version: kb.version, entities: kb.entities.length, problems, notices };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Berry colour against the wine colours a rule allows (issue 34, item 3; data/README.md, "Checks kb
+// validate runs on evidence"). A scope (a set's `scope`, or a grape's, "Red; Rosé") names only red and/or
+// rosé wines when every part of it names red or rosé and none names white or another type. A variety
+// whose berry colour is blanc may not be principal (or required) for a scope that names a red ("Red",
+// "Red; Rosé"): a red is made mainly of black grapes, and the finding is nearly always a name mapped to the
+// wrong variety (a bare "Malvasia" of a red taken as Malvasia Istriana). A rosé may blend white varieties
+// in (Tavel), so a rosé-only scope is refused only when all its main varieties of known colour are white. White wines are not checked the other way: blanc
+// de noirs (Champagne) is made of black grapes. Grey and pink berries (gris, rose) pass. A red blend whose
+// text does name white varieties among its main ones is listed in COLOUR_EXCEPTIONS with its reason.
+const WINE_COLOUR_PART: [RegExp, 'white' | 'rose' | 'red'][] = [
+  [/(^|[^\p{L}])(white|bianco|bianca|blanc|blanco|branco|weiss|weiß)/iu, 'white'],
+  [/(^|[^\p{L}])(ros[ée]|rosato|rosado)(?!\p{L})/iu, 'rose'],
+  [/(^|[^\p{L}])(red|rosso|rouge|tinto|rot)(?!\p{L})/iu, 'red'],
+];
+/**
+ * What a scope allows: 'red' when every part names a red or rosé wine and one names a red, 'rose' when every
+ * part names a rosé, null otherwise (a white, or a part of no colour such as "Riserva": nothing is checked).
+ */
+export function redOrRoseScope(scope: string | null | undefined): 'red' | 'rose' | null {
+  if (!scope) return null;
+  const kinds = scope.split(';').map((p) => p.trim()).filter(Boolean).map((p) => WINE_COLOUR_PART.find(([re]) => re.test(p))?.[1]);
+  if (!kinds.length || kinds.some((k) => k === undefined || k === 'white')) return null;
+  return kinds.includes('red') ? 'red' : 'rose';
+}
+/** Sets whose source lists a white variety among the main ones of a red (read in the source row). */
+export const COLOUR_EXCEPTIONS: Record<string, string> = {
+  'geo/banyuls-grand-cru|grape/grenache-blanc': 'the single document (dataset row) lists Grenache blanc among the principal varieties of the red liqueur wine (a vin doux naturel blend)',
+  'geo/banyuls-grand-cru|grape/macabeo': 'the single document (dataset row) lists Macabeu among the principal varieties of the red liqueur wine (a vin doux naturel blend)',
+  'geo/banyuls-grand-cru|grape/muscat': 'the single document (dataset row) lists Muscat among the principal varieties of the red liqueur wine (a vin doux naturel blend)',
+  'geo/banyuls-grand-cru|grape/tourbat': 'the single document (dataset row) lists Tourbat among the principal varieties of the red liqueur wine (a vin doux naturel blend)',
+  "geo/cacc-e-mmitte-di-lucera|grape/bombino-bianco": 'the dataset row names "Bombino Bianco" itself as principal for the red (a red blend with white varieties)',
+  "geo/cacc-e-mmitte-di-lucera|grape/malvasia-bianca": 'the dataset row names "Malvasia Bianca" itself as principal for the red (a red blend with white varieties)',
+  "geo/cacc-e-mmitte-di-lucera|grape/malvasia-bianca-lunga": 'the dataset row names "Malvasia Bianca Lunga" itself as principal for the red (a red blend with white varieties)',
+  "geo/cacc-e-mmitte-di-lucera|grape/trebbiano": 'the dataset row names "Trebbiano Toscano" itself as principal for the red (a red blend with white varieties)',
+  'geo/rosso-di-cerignola|grape/trebbiano': 'the dataset row names "Trebbiano Toscano" itself as principal for the red (a red blend with white varieties)',
+  'geo/carmignano|grape/malvasia-bianca-lunga': 'the dataset row names "Malvasia Bianca Lunga" itself as principal for the red (Carmignano\'s blend admits white varieties)',
+  'geo/carmignano|grape/trebbiano': 'the dataset row names "Trebbiano Toscano" itself as principal for the red (Carmignano\'s blend admits white varieties)',
+  'geo/barco-reale-di-carmignano|grape/malvasia-bianca-lunga': 'the dataset row names "Malvasia Bianca Lunga" itself as principal for the red and rosé (a blend that admits white varieties)',
+  'geo/barco-reale-di-carmignano|grape/trebbiano': 'the dataset row names "Trebbiano Toscano" itself as principal for the red and rosé (a blend that admits white varieties)',
+  'geo/orta-nova|grape/trebbiano': 'the dataset row names "Trebbiano Toscano" itself as principal for the red and rosé (a blend that admits white varieties)',
+  'geo/s-anna-di-isola-capo-rizzuto|grape/guardavalle': 'the dataset row names "Greco Bianco" itself (the register\'s Greco Bianco, synonym Guardavalle) as principal for the red and rosé (a blend that admits white varieties)',
+  'geo/s-anna-di-isola-capo-rizzuto|grape/malvasia-bianca': 'the dataset row names "Malvasia Bianca" itself as principal for the red and rosé (a blend that admits white varieties)',
+  'geo/colli-di-scandiano-e-di-canossa|grape/pinot-blanc': 'the dataset row names "Pinot Bianco" itself as principal for the red wines (the extraction\'s reading, not re-read in the text; not a mapping error)',
+};
+export function grapeColourProblems(
+  sets: { file: string; rec: { appellation: string; scope?: string | null; grapes: { grape: string; role: string; scope?: string | null }[] } }[],
+  colourOf: (grapeKey: string) => string | undefined,
+  exceptions: Record<string, string> = COLOUR_EXCEPTIONS,
+): { problems: Problem[]; excepted: number } {
+  const problems: Problem[] = [];
+  let excepted = 0;
+  for (const { file, rec } of sets) {
+    const main = (rec.grapes ?? []).map((g, i) => ({ g, i, scope: g.scope ?? rec.scope ?? null })).filter(({ g }) => g.role === 'principal' || g.role === 'required');
+    for (const { g, i, scope } of main) {
+      const allows = redOrRoseScope(scope);
+      if (!allows || colourOf(g.grape) !== 'blanc') continue;
+      // a rosé may blend white varieties in (Tavel): only a rosé whose main varieties are all white is impossible
+      const namesRose = (sc: string | null) => (sc ?? '').split(';').some((p) => WINE_COLOUR_PART[1]![0].test(p));
+      if (allows === 'rose' && main.some((o) => namesRose(o.scope) && colourOf(o.g.grape) !== undefined && colourOf(o.g.grape) !== 'blanc')) continue;
+      if (exceptions[`${rec.appellation}|${g.grape}`]) { excepted++; continue; }
+      problems.push({ file, record: rec.appellation, field: `grapes[${i}].grape`, message: `"${g.grape}" has white berries (facts.berry_colour blanc) but is ${g.role} for "${scope}", which names only ${allows === 'red' ? 'red (and rosé)' : 'rosé'} wines${allows === 'rose' ? ' and no main variety of another colour' : ''}: a wrong variety? (or list the set in COLOUR_EXCEPTIONS with its reason)` });
+    }
+  }
+  return { problems, excepted };
 }
 
 // ---------------------------------------------------------------------------------------------
