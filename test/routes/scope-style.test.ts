@@ -61,16 +61,22 @@ describe('sweetness and style words narrow the answer (issue 33, item 1)', () =>
     assert.equal(b.resolution.canonical_name, 'Porto');
     assert.deepEqual(b.applied_scope.style, ['Tawny']);
     assert.ok(b.pairing.guidance.length > 0 && b.pairing.guidance.length < all.pairing.guidance.length);
+    // kept: the tawny items, and the items about Port as a whole (no scope); never a ruby or vintage item
+    assert.ok(b.pairing.guidance.some((g: any) => g.scope_match === 'in_scope'));
     for (const g of b.pairing.guidance) {
-      assert.equal(g.style_scope, 'tawny');
-      assert.equal(g.scope_match, 'in_scope');
+      if (g.scope_match === 'in_scope') assert.match(g.style_scope, /tawny/i);
+      else assert.deepEqual([g.scope_match, g.style_scope], ['general', null]);
     }
     assert.equal(b.scope_boundary, null);
+    const general = all.pairing.guidance.filter((g: any) => g.style_scope === null && g.sweetness_scope === null).length;
     const lbv = await pair('porto lbv');
     assert.deepEqual(lbv.applied_scope.style, ['Late Bottled Vintage']);
-    assert.deepEqual(lbv.pairing.guidance, []);
-    assert.equal(lbv.scope_boundary.reason, 'no_evidence_in_scope');
-    assert.equal(lbv.applied_scope.left_out, all.pairing.guidance.length);
+    // no LBV item: only the items about Port as a whole stay, and the count says none was in scope
+    assert.equal(lbv.applied_scope.in_scope, 0);
+    for (const g of lbv.pairing.guidance) assert.equal(g.scope_match, 'general');
+    assert.equal(lbv.pairing.guidance.length, general);
+    if (general === 0) assert.equal(lbv.scope_boundary.reason, 'no_evidence_in_scope');
+    assert.equal(lbv.applied_scope.left_out, all.pairing.guidance.length - general);
     assert.equal(lbv.pairing_available, true);
     // "Vintage" is a Port category: beside Champagne it is no scope (label-terms `for`)
     const champagne = await pair('champagne vintage');
