@@ -2,13 +2,18 @@
 // that a past release served and this one does not (410 GONE, or 301 to the successor), and the
 // bodies of GET /v1/kb (version, date, counts, link to the notes) and GET /v1/kb/notes.
 import type { KnowledgeBase } from './kb/load.ts';
-import type { EngineError } from './engine.ts';
 import type { Tombstone } from './kb/tombstones.ts';
 
 /** Where the change notes of the release are served (the gateway's route, src/routes/v1/kb-notes.ts). */
 export const NOTES_PATH = '/v1/kb/notes';
 
-export type GoneResult = { status: 410 | 301; body: EngineError };
+/** An engine error body (engine.ts's EngineError, restated here: engine.ts imports this module). */
+interface ReleaseError {
+  ok: false;
+  error: { code: 'GONE' | 'MOVED_PERMANENTLY' | 'NOT_FOUND'; message: string; [k: string]: unknown };
+}
+
+export type GoneResult = { status: 410 | 301; body: ReleaseError };
 
 /**
  * The answer for an entity_id or permanent key with a tombstone: 410 GONE for a removed entity, 301
@@ -104,7 +109,7 @@ export function kbSummary(kb: KnowledgeBase): { status: 200; body: Record<string
 }
 
 /** GET /v1/kb/notes: the change notes of this release (Markdown, from `npm run kb:diff`), or 404. */
-export function kbNotes(kb: KnowledgeBase): { status: 200; body: Record<string, unknown> } | { status: 404; body: EngineError } {
+export function kbNotes(kb: KnowledgeBase): { status: 200; body: Record<string, unknown> } | { status: 404; body: ReleaseError } {
   const notes = kb.releaseNotes();
   if (notes === null) {
     return { status: 404, body: { ok: false, error: { code: 'NOT_FOUND', message: `Release ${kb.version} has no change notes (data/releases/${kb.version}.md).`, knowledge_base_version: kb.version } } };
