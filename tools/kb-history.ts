@@ -42,13 +42,14 @@ export function releases(root: string): Release[] {
 }
 
 /**
- * A revision named by the user: a release version (its last commit), `worktree` (data/ as it is on
- * disk), or any git revision.
+ * A revision named by the user: a release version (the commit that set it in data/kb.json: the
+ * release as cut; later commits under the same label are the next release in the making),
+ * `worktree` (data/ as it is on disk), or any git revision.
  */
 export function revisionOf(root: string, name: string): { label: string; rev: string | null } {
   if (name === 'worktree' || name === '.') return { label: 'worktree', rev: null };
   const r = releases(root).find((x) => x.version === name);
-  if (r) return { label: `${name} (${r.commits[r.commits.length - 1]!.slice(0, 7)})`, rev: r.commits[r.commits.length - 1]! };
+  if (r) return { label: `${name} (${r.commits[0]!.slice(0, 7)})`, rev: r.commits[0]! };
   const rev = git(root, ['rev-parse', '--verify', `${name}^{commit}`]).trim();
   return { label: `${name} (${rev.slice(0, 7)})`, rev };
 }
@@ -95,4 +96,59 @@ export function servedKeysAt(root: string, rev: string): string[] {
 export function entityCommits(root: string, r: Release): string[] {
   const changed = new Set(git(root, ['log', '--first-parent', '--format=%H', 'HEAD', '--', ...ENTITY_DIRS.map((d) => `data/${d}`)]).trim().split('\n'));
   return r.commits.filter((c, i) => i === 0 || changed.has(c));
+}
+
+/** What kb:diff compares: one release as its own loader read it. */
+export interface KbSnapshot {
+  version: string;
+  problems: number;
+  entities: {
+    key: string;
+    name: string;
+    type: string;
+    facts: Record<string, { value: unknown; source?: string; locator?: string }>;
+    aliases: { name: string; lang: string }[];
+    pairing: Record<string, unknown>[];
+  }[];
+  tombstones: { entity_key: string; kind: string; replaced_by?: string; date: string; reason: string }[];
+}
+
+/** The script run inside a tree: its own loader reads its own data/, and the snapshot is printed. */
+const SNAPSHOT_SCRIPT = `
+import { loadKnowledgeBase } from './src/engine/kb/load.ts';
+const { kb, problems } = loadKnowledgeBase(process.argv[2]);
+const entities = kb.entities.map((e) => ({
+  key: e.key, name: e.name, type: e.type, facts: e.facts,
+  aliases: (e.aliases ?? []).map((a) => ({ name: a.name, lang: a.lang })),
+  pairing: Array.isArray(e.pairing) ? e.pairing.flatMap((s) => s.items ?? []) : (e.pairing?.items ?? []),
+}));
+const tombstones = kb.tombstones ? [...kb.tombstones.byId.values()] : [];
+process.stdout.write(JSON.stringify({ version: kb.version, problems: problems.length, entities, tombstones }));
+`;
+
+/**
+ * A revision's knowledge base read by that revision's own loader (src/ and data/ of the commit in a
+ * temp dir, run with tsx), so a tree that predates a schema change is read as it was served. null:
+ * the worktree, read by the worktree's loader.
+ */
+export function snapshotOf(root: string, rev: string | null): KbSnapshot {
+  let dir = root;
+  let cleanup = () => {};
+  if (rev !== null) {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-tree-'));
+    const tar = execFileSync('git', ['-C', root, 'archive', '--format=tar', rev, 'src', 'data', 'package.json', 'tsconfig.json'], { maxBuffer: 1 << 30 });
+    execFileSync('tar', ['-x', '-C', tmp], { input: tar });
+    fs.symlinkSync(fs.realpathSync(path.join(root, 'node_modules')), path.join(tmp, 'node_modules'));
+    dir = tmp;
+    cleanup = () => fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  const script = path.join(dir, `.kb-snapshot-${process.pid}.mts`);
+  fs.writeFileSync(script, SNAPSHOT_SCRIPT);
+  try {
+    const out = execFileSync(process.execPath, ['--import', 'tsx', script, path.join(dir, 'data')], { cwd: dir, maxBuffer: 1 << 30, encoding: 'utf8' });
+    return JSON.parse(out) as KbSnapshot;
+  } finally {
+    fs.rmSync(script, { force: true });
+    cleanup();
+  }
 }
