@@ -122,6 +122,8 @@ export interface paths {
                                 code: "STORE_UNAVAILABLE";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -135,8 +137,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -663,6 +679,8 @@ export interface paths {
                                 code: "INVALID_REQUEST";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -676,8 +694,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -704,6 +736,8 @@ export interface paths {
                                 code: "UNAUTHORIZED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -717,8 +751,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -745,6 +793,8 @@ export interface paths {
                                 code: "ENTITY_NOT_RESOLVED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -758,8 +808,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -787,6 +851,8 @@ export interface paths {
                                 code: "RATE_LIMITED" | "QUOTA_EXCEEDED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -800,8 +866,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -828,6 +908,8 @@ export interface paths {
                                 code: "INTERNAL_ERROR";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -841,8 +923,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -870,6 +966,8 @@ export interface paths {
                                 code: "STORE_UNAVAILABLE" | "ENGINE_UNAVAILABLE";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -883,8 +981,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -1422,6 +1534,8 @@ export interface paths {
                                 code: "INVALID_REQUEST";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -1435,8 +1549,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -1463,6 +1591,8 @@ export interface paths {
                                 code: "ENTITY_NOT_RESOLVED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -1476,8 +1606,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -1506,6 +1650,8 @@ export interface paths {
                                 code: "DEMO_RATE_LIMITED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -1519,8 +1665,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -1547,6 +1707,8 @@ export interface paths {
                                 code: "INTERNAL_ERROR";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -1560,8 +1722,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -1589,6 +1765,8 @@ export interface paths {
                                 code: "DEMO_DISABLED" | "DEMO_DAILY_CAP_REACHED" | "ENGINE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -1602,8 +1780,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -1738,6 +1930,8 @@ export interface paths {
                                 code: "INVALID_REQUEST";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -1751,8 +1945,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -1781,6 +1989,8 @@ export interface paths {
                                 code: "DEMO_RATE_LIMITED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -1794,8 +2004,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -1822,6 +2046,8 @@ export interface paths {
                                 code: "INTERNAL_ERROR";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -1835,8 +2061,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -1864,6 +2104,8 @@ export interface paths {
                                 code: "DEMO_DISABLED" | "DEMO_DAILY_CAP_REACHED" | "ENGINE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -1877,8 +2119,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -2120,6 +2376,65 @@ export interface paths {
                         };
                     };
                 };
+                /** @description MOVED_PERMANENTLY: /v1/entities/{entity_id}: the entity was merged into another or renamed; `replaced_by` names the successor and Location is its /v1/entities path. Not counted. */
+                301: {
+                    headers: {
+                        /** @description The successor on /v1/entities (/v1/demo/entities on the demo). */
+                        Location?: string;
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "MOVED_PERMANENTLY";
+                                /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
+                                coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
+                                /** @description Demo limit errors: the keyed path to call with a key. */
+                                keyed_endpoint?: string;
+                                /** @description What went wrong, naming the parameter or limit involved. */
+                                message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
+                                /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
+                                parameter?: string;
+                                /**
+                                 * Format: uri
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
+                                 */
+                                plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
+                                /** @description Same value as the X-Request-Id response header. */
+                                request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
+                                /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
+                                suggestions?: {
+                                    [key: string]: unknown;
+                                }[];
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {boolean} */
+                            ok: false;
+                        };
+                    };
+                };
                 /** @description Not Modified: If-None-Match named the current ETag. No body. Keyed: authenticated, limited and counted like the 200 it stands for. */
                 304: {
                     headers: {
@@ -2141,6 +2456,8 @@ export interface paths {
                                 code: "INVALID_REQUEST";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -2154,8 +2471,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -2182,6 +2513,8 @@ export interface paths {
                                 code: "NOT_FOUND";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -2195,8 +2528,79 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
+                                /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
+                                suggestions?: {
+                                    [key: string]: unknown;
+                                }[];
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {boolean} */
+                            ok: false;
+                        };
+                    };
+                };
+                /** @description GONE: /v1/entities/{entity_id}: the entity was served by an earlier knowledge-base release and removed since; `reason`, `date` and `since_version` say why and when. Not counted. */
+                410: {
+                    headers: {
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "GONE";
+                                /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
+                                coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
+                                /** @description Demo limit errors: the keyed path to call with a key. */
+                                keyed_endpoint?: string;
+                                /** @description What went wrong, naming the parameter or limit involved. */
+                                message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
+                                /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
+                                parameter?: string;
+                                /**
+                                 * Format: uri
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
+                                 */
+                                plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
+                                /** @description Same value as the X-Request-Id response header. */
+                                request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -2225,6 +2629,8 @@ export interface paths {
                                 code: "DEMO_RATE_LIMITED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -2238,8 +2644,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -2266,6 +2686,8 @@ export interface paths {
                                 code: "INTERNAL_ERROR";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -2279,8 +2701,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -2308,6 +2744,8 @@ export interface paths {
                                 code: "DEMO_DISABLED" | "DEMO_DAILY_CAP_REACHED" | "ENGINE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -2321,8 +2759,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -2636,6 +3088,8 @@ export interface paths {
                                 code: "INVALID_REQUEST";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -2649,8 +3103,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -2677,6 +3145,8 @@ export interface paths {
                                 code: "ENTITY_NOT_RESOLVED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -2690,8 +3160,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -2720,6 +3204,8 @@ export interface paths {
                                 code: "DEMO_RATE_LIMITED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -2733,8 +3219,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -2761,6 +3261,8 @@ export interface paths {
                                 code: "INTERNAL_ERROR";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -2774,8 +3276,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -2803,6 +3319,8 @@ export interface paths {
                                 code: "DEMO_DISABLED" | "DEMO_DAILY_CAP_REACHED" | "ENGINE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -2816,8 +3334,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -3048,6 +3580,8 @@ export interface paths {
                                 code: "INVALID_REQUEST";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -3061,8 +3595,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -3089,6 +3637,8 @@ export interface paths {
                                 code: "ENTITY_NOT_RESOLVED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -3102,8 +3652,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -3132,6 +3696,8 @@ export interface paths {
                                 code: "DEMO_RATE_LIMITED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -3145,8 +3711,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -3173,6 +3753,8 @@ export interface paths {
                                 code: "INTERNAL_ERROR";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -3186,8 +3768,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -3215,6 +3811,8 @@ export interface paths {
                                 code: "DEMO_DISABLED" | "DEMO_DAILY_CAP_REACHED" | "ENGINE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -3228,8 +3826,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -3513,6 +4125,8 @@ export interface paths {
                                 code: "INVALID_REQUEST";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -3526,8 +4140,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -3554,6 +4182,8 @@ export interface paths {
                                 code: "FOOD_NOT_RESOLVED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -3567,8 +4197,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -3597,6 +4241,8 @@ export interface paths {
                                 code: "DEMO_RATE_LIMITED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -3610,8 +4256,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -3638,6 +4298,8 @@ export interface paths {
                                 code: "INTERNAL_ERROR";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -3651,8 +4313,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -3680,6 +4356,8 @@ export interface paths {
                                 code: "DEMO_DISABLED" | "DEMO_DAILY_CAP_REACHED" | "ENGINE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -3693,8 +4371,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -3906,6 +4598,8 @@ export interface paths {
                                 code: "INVALID_REQUEST";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -3919,8 +4613,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -3949,6 +4657,8 @@ export interface paths {
                                 code: "DEMO_RATE_LIMITED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -3962,8 +4672,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -3990,6 +4714,8 @@ export interface paths {
                                 code: "INTERNAL_ERROR";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -4003,8 +4729,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -4032,6 +4772,8 @@ export interface paths {
                                 code: "DEMO_DISABLED" | "DEMO_DAILY_CAP_REACHED" | "ENGINE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -4045,8 +4787,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -4248,6 +5004,8 @@ export interface paths {
                                 code: "INVALID_REQUEST";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -4261,8 +5019,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -4291,6 +5063,8 @@ export interface paths {
                                 code: "DEMO_RATE_LIMITED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -4304,8 +5078,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -4332,6 +5120,8 @@ export interface paths {
                                 code: "INTERNAL_ERROR";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -4345,8 +5135,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -4374,6 +5178,8 @@ export interface paths {
                                 code: "DEMO_DISABLED" | "DEMO_DAILY_CAP_REACHED" | "ENGINE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -4387,8 +5193,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -4512,6 +5332,8 @@ export interface paths {
                                 code: "INVALID_REQUEST";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -4525,8 +5347,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -4553,6 +5389,8 @@ export interface paths {
                                 code: "UNAUTHORIZED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -4566,8 +5404,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -4595,6 +5447,8 @@ export interface paths {
                                 code: "RATE_LIMITED" | "QUOTA_EXCEEDED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -4608,8 +5462,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -4636,6 +5504,8 @@ export interface paths {
                                 code: "INTERNAL_ERROR";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -4649,8 +5519,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -4678,6 +5562,8 @@ export interface paths {
                                 code: "STORE_UNAVAILABLE" | "ENGINE_UNAVAILABLE";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -4691,8 +5577,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -4724,7 +5624,7 @@ export interface paths {
         };
         /**
          * One entity by its entity_id
-         * @description The profile that /v1/explain returns, for the entity with this `entity_id` (a UUID from any answer of this API), with its sensory reference expressions or the sensory boundary. The permanent key is accepted too, URL-encoded (`grape%2Fsyrah`). An unknown or malformed id is 404 NOT_FOUND naming the id, and is not counted.
+         * @description The profile that /v1/explain returns, for the entity with this `entity_id` (a UUID from any answer of this API), with its sensory reference expressions or the sensory boundary. The permanent key is accepted too, URL-encoded (`grape%2Fsyrah`). An unknown or malformed id is 404 NOT_FOUND naming the id, and is not counted. Ids are forever: an id an earlier knowledge-base release served and this one does not answers 410 GONE (the entity was removed; `reason`, `date`, `since_version`) or 301 MOVED_PERMANENTLY with Location and `replaced_by` naming its successor (merged or renamed); neither is counted.
          */
         get: {
             parameters: {
@@ -4923,6 +5823,65 @@ export interface paths {
                         };
                     };
                 };
+                /** @description MOVED_PERMANENTLY: /v1/entities/{entity_id}: the entity was merged into another or renamed; `replaced_by` names the successor and Location is its /v1/entities path. Not counted. */
+                301: {
+                    headers: {
+                        /** @description The successor on /v1/entities (/v1/demo/entities on the demo). */
+                        Location?: string;
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "MOVED_PERMANENTLY";
+                                /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
+                                coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
+                                /** @description Demo limit errors: the keyed path to call with a key. */
+                                keyed_endpoint?: string;
+                                /** @description What went wrong, naming the parameter or limit involved. */
+                                message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
+                                /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
+                                parameter?: string;
+                                /**
+                                 * Format: uri
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
+                                 */
+                                plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
+                                /** @description Same value as the X-Request-Id response header. */
+                                request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
+                                /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
+                                suggestions?: {
+                                    [key: string]: unknown;
+                                }[];
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {boolean} */
+                            ok: false;
+                        };
+                    };
+                };
                 /** @description Not Modified: If-None-Match named the current ETag. No body. Keyed: authenticated, limited and counted like the 200 it stands for. */
                 304: {
                     headers: {
@@ -4944,6 +5903,8 @@ export interface paths {
                                 code: "INVALID_REQUEST";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -4957,8 +5918,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -4985,6 +5960,8 @@ export interface paths {
                                 code: "UNAUTHORIZED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -4998,8 +5975,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -5026,6 +6017,8 @@ export interface paths {
                                 code: "NOT_FOUND";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -5039,8 +6032,79 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
+                                /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
+                                suggestions?: {
+                                    [key: string]: unknown;
+                                }[];
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {boolean} */
+                            ok: false;
+                        };
+                    };
+                };
+                /** @description GONE: /v1/entities/{entity_id}: the entity was served by an earlier knowledge-base release and removed since; `reason`, `date` and `since_version` say why and when. Not counted. */
+                410: {
+                    headers: {
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "GONE";
+                                /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
+                                coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
+                                /** @description Demo limit errors: the keyed path to call with a key. */
+                                keyed_endpoint?: string;
+                                /** @description What went wrong, naming the parameter or limit involved. */
+                                message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
+                                /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
+                                parameter?: string;
+                                /**
+                                 * Format: uri
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
+                                 */
+                                plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
+                                /** @description Same value as the X-Request-Id response header. */
+                                request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -5068,6 +6132,8 @@ export interface paths {
                                 code: "RATE_LIMITED" | "QUOTA_EXCEEDED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -5081,8 +6147,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -5109,6 +6189,8 @@ export interface paths {
                                 code: "INTERNAL_ERROR";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -5122,8 +6204,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -5151,6 +6247,8 @@ export interface paths {
                                 code: "STORE_UNAVAILABLE" | "ENGINE_UNAVAILABLE";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -5164,8 +6262,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -5468,6 +6580,8 @@ export interface paths {
                                 code: "INVALID_REQUEST";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -5481,8 +6595,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -5509,6 +6637,8 @@ export interface paths {
                                 code: "UNAUTHORIZED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -5522,8 +6652,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -5550,6 +6694,8 @@ export interface paths {
                                 code: "ENTITY_NOT_RESOLVED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -5563,8 +6709,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -5592,6 +6752,8 @@ export interface paths {
                                 code: "RATE_LIMITED" | "QUOTA_EXCEEDED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -5605,8 +6767,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -5633,6 +6809,8 @@ export interface paths {
                                 code: "INTERNAL_ERROR";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -5646,8 +6824,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -5675,6 +6867,8 @@ export interface paths {
                                 code: "STORE_UNAVAILABLE" | "ENGINE_UNAVAILABLE";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -5688,8 +6882,453 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
+                                /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
+                                suggestions?: {
+                                    [key: string]: unknown;
+                                }[];
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {boolean} */
+                            ok: false;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/kb": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The knowledge-base release
+         * @description The knowledge-base release this deployment serves: its version, date, counts and the link to its change notes. No key needed and never counted. Cacheable: `Cache-Control: public` and an ETag that changes with the release (If-None-Match answers 304).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Keyed: "private, max-age=3600". Demo: "public, max-age=3600". */
+                        "Cache-Control"?: string;
+                        /** @description Keyed: a strong tag of the knowledge-base version and the canonical request, the same on every gateway process. Demo: a weak tag (the body carries per-caller counters). Send it back in If-None-Match to get 304. */
+                        ETag?: string;
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            counts: {
+                                aliases: number;
+                                entities: number;
+                                entities_by_domain: {
+                                    [key: string]: number;
+                                };
+                                entities_by_type: {
+                                    [key: string]: number;
+                                };
+                                facts: number;
+                                pairing_items: number;
+                                pairing_sets: number;
+                                sensory_expressions: number;
+                                sources: number;
+                                /** @description Ids of earlier releases that now answer 410 GONE or 301 on /v1/entities/{entity_id}. */
+                                tombstones: number;
+                            };
+                            /** @description The release date (data/kb.json), or null. */
+                            date: string | null;
+                            /**
+                             * @description The release label (YYYY.MM.N, see the README's deprecation policy); every engine answer names it too.
+                             * @example 2026.11.4
+                             */
+                            knowledge_base_version: string;
+                            /** @description Where the change notes of this release are (GET /v1/kb/notes), or null when it has none. */
+                            notes_url: string | null;
+                            /** @enum {boolean} */
+                            ok: true;
+                        };
+                    };
+                };
+                /** @description Not Modified: If-None-Match named the current ETag. No body. Keyed: authenticated, limited and counted like the 200 it stands for. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description INTERNAL_ERROR: An unexpected error; it is logged with the request id. */
+                500: {
+                    headers: {
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INTERNAL_ERROR";
+                                /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
+                                coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
+                                /** @description Demo limit errors: the keyed path to call with a key. */
+                                keyed_endpoint?: string;
+                                /** @description What went wrong, naming the parameter or limit involved. */
+                                message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
+                                /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
+                                parameter?: string;
+                                /**
+                                 * Format: uri
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
+                                 */
+                                plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
+                                /** @description Same value as the X-Request-Id response header. */
+                                request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
+                                /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
+                                suggestions?: {
+                                    [key: string]: unknown;
+                                }[];
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {boolean} */
+                            ok: false;
+                        };
+                    };
+                };
+                /** @description ENGINE_UNAVAILABLE: The engine process cannot be reached; retry shortly. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After"?: number;
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "ENGINE_UNAVAILABLE";
+                                /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
+                                coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
+                                /** @description Demo limit errors: the keyed path to call with a key. */
+                                keyed_endpoint?: string;
+                                /** @description What went wrong, naming the parameter or limit involved. */
+                                message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
+                                /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
+                                parameter?: string;
+                                /**
+                                 * Format: uri
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
+                                 */
+                                plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
+                                /** @description Same value as the X-Request-Id response header. */
+                                request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
+                                /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
+                                suggestions?: {
+                                    [key: string]: unknown;
+                                }[];
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {boolean} */
+                            ok: false;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/kb/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Change notes of the knowledge-base release
+         * @description What changed in this release against the previous one, in Markdown (`notes`). 404 NOT_FOUND when the release has none. No key needed and never counted; cacheable like /v1/kb.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Keyed: "private, max-age=3600". Demo: "public, max-age=3600". */
+                        "Cache-Control"?: string;
+                        /** @description Keyed: a strong tag of the knowledge-base version and the canonical request, the same on every gateway process. Demo: a weak tag (the body carries per-caller counters). Send it back in If-None-Match to get 304. */
+                        ETag?: string;
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            date: string | null;
+                            /** @enum {string} */
+                            format: "text/markdown";
+                            knowledge_base_version: string;
+                            /** @description The change notes, Markdown. */
+                            notes: string;
+                            /** @enum {boolean} */
+                            ok: true;
+                        };
+                    };
+                };
+                /** @description Not Modified: If-None-Match named the current ETag. No body. Keyed: authenticated, limited and counted like the 200 it stands for. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description NOT_FOUND: No endpoint at this path. */
+                404: {
+                    headers: {
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "NOT_FOUND";
+                                /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
+                                coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
+                                /** @description Demo limit errors: the keyed path to call with a key. */
+                                keyed_endpoint?: string;
+                                /** @description What went wrong, naming the parameter or limit involved. */
+                                message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
+                                /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
+                                parameter?: string;
+                                /**
+                                 * Format: uri
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
+                                 */
+                                plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
+                                /** @description Same value as the X-Request-Id response header. */
+                                request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
+                                /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
+                                suggestions?: {
+                                    [key: string]: unknown;
+                                }[];
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {boolean} */
+                            ok: false;
+                        };
+                    };
+                };
+                /** @description INTERNAL_ERROR: An unexpected error; it is logged with the request id. */
+                500: {
+                    headers: {
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INTERNAL_ERROR";
+                                /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
+                                coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
+                                /** @description Demo limit errors: the keyed path to call with a key. */
+                                keyed_endpoint?: string;
+                                /** @description What went wrong, naming the parameter or limit involved. */
+                                message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
+                                /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
+                                parameter?: string;
+                                /**
+                                 * Format: uri
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
+                                 */
+                                plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
+                                /** @description Same value as the X-Request-Id response header. */
+                                request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
+                                /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
+                                suggestions?: {
+                                    [key: string]: unknown;
+                                }[];
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {boolean} */
+                            ok: false;
+                        };
+                    };
+                };
+                /** @description ENGINE_UNAVAILABLE: The engine process cannot be reached; retry shortly. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After"?: number;
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "ENGINE_UNAVAILABLE";
+                                /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
+                                coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
+                                /** @description Demo limit errors: the keyed path to call with a key. */
+                                keyed_endpoint?: string;
+                                /** @description What went wrong, naming the parameter or limit involved. */
+                                message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
+                                /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
+                                parameter?: string;
+                                /**
+                                 * Format: uri
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
+                                 */
+                                plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
+                                /** @description Same value as the X-Request-Id response header. */
+                                request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -5909,6 +7548,8 @@ export interface paths {
                                 code: "INVALID_REQUEST";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -5922,8 +7563,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -5950,6 +7605,8 @@ export interface paths {
                                 code: "UNAUTHORIZED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -5963,8 +7620,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -5991,6 +7662,8 @@ export interface paths {
                                 code: "ENTITY_NOT_RESOLVED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -6004,8 +7677,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -6033,6 +7720,8 @@ export interface paths {
                                 code: "RATE_LIMITED" | "QUOTA_EXCEEDED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -6046,8 +7735,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -6074,6 +7777,8 @@ export interface paths {
                                 code: "INTERNAL_ERROR";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -6087,8 +7792,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -6116,6 +7835,8 @@ export interface paths {
                                 code: "STORE_UNAVAILABLE" | "ENGINE_UNAVAILABLE";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -6129,8 +7850,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -6405,6 +8140,8 @@ export interface paths {
                                 code: "INVALID_REQUEST";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -6418,8 +8155,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -6446,6 +8197,8 @@ export interface paths {
                                 code: "UNAUTHORIZED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -6459,8 +8212,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -6487,6 +8254,8 @@ export interface paths {
                                 code: "FOOD_NOT_RESOLVED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -6500,8 +8269,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -6529,6 +8312,8 @@ export interface paths {
                                 code: "RATE_LIMITED" | "QUOTA_EXCEEDED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -6542,8 +8327,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -6570,6 +8369,8 @@ export interface paths {
                                 code: "INTERNAL_ERROR";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -6583,8 +8384,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -6612,6 +8427,8 @@ export interface paths {
                                 code: "STORE_UNAVAILABLE" | "ENGINE_UNAVAILABLE";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -6625,8 +8442,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -6827,6 +8658,8 @@ export interface paths {
                                 code: "INVALID_REQUEST";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -6840,8 +8673,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -6868,6 +8715,8 @@ export interface paths {
                                 code: "UNAUTHORIZED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -6881,8 +8730,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -6910,6 +8773,8 @@ export interface paths {
                                 code: "RATE_LIMITED" | "QUOTA_EXCEEDED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -6923,8 +8788,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -6951,6 +8830,8 @@ export interface paths {
                                 code: "INTERNAL_ERROR";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -6964,8 +8845,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -6993,6 +8888,8 @@ export interface paths {
                                 code: "STORE_UNAVAILABLE" | "ENGINE_UNAVAILABLE";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -7006,8 +8903,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -7200,6 +9111,8 @@ export interface paths {
                                 code: "INVALID_REQUEST";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -7213,8 +9126,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -7241,6 +9168,8 @@ export interface paths {
                                 code: "UNAUTHORIZED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -7254,8 +9183,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -7283,6 +9226,8 @@ export interface paths {
                                 code: "RATE_LIMITED" | "QUOTA_EXCEEDED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -7296,8 +9241,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -7324,6 +9283,8 @@ export interface paths {
                                 code: "INTERNAL_ERROR";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -7337,8 +9298,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -7366,6 +9341,8 @@ export interface paths {
                                 code: "STORE_UNAVAILABLE" | "ENGINE_UNAVAILABLE";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -7379,8 +9356,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -7481,6 +9472,8 @@ export interface paths {
                                 code: "INVALID_REQUEST";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -7494,8 +9487,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -7522,6 +9529,8 @@ export interface paths {
                                 code: "UNAUTHORIZED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -7535,8 +9544,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -7565,6 +9588,8 @@ export interface paths {
                                 code: "RATE_LIMITED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -7578,8 +9603,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -7606,6 +9645,8 @@ export interface paths {
                                 code: "INTERNAL_ERROR";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -7619,8 +9660,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -7649,6 +9704,8 @@ export interface paths {
                                 code: "STORE_UNAVAILABLE";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -7662,8 +9719,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
