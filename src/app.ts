@@ -23,6 +23,8 @@ import compare, { compareRoute } from './routes/v1/compare.ts';
 import entity, { entityRoute } from './routes/v1/entity.ts';
 import entities, { entitiesRoute } from './routes/v1/entities.ts';
 import usage from './routes/v1/usage.ts';
+import kb from './routes/v1/kb.ts';
+import kbNotes from './routes/v1/kb-notes.ts';
 import playground from './routes/playground.ts';
 import { addExamples, addServiceExamples, openApiInfo } from './routes/openapi.ts';
 import { registerMetrics } from './gateway/metrics.ts';
@@ -405,7 +407,7 @@ async function registerDocs(app: App, ctx: GatewayContext) {
 
 /** Every endpoint, one file each under src/routes, and the examples of its document. */
 async function registerRoutes(app: App, ctx: GatewayContext) {
-  for (const route of [health, plans, resolveEntity, explain, pair, pairFood, compare, parse, entity, entities, usage, playground]) {
+  for (const route of [health, plans, kb, kbNotes, resolveEntity, explain, pair, pairFood, compare, parse, entity, entities, usage, playground]) {
     await app.register(async (instance) => route(instance, ctx));
   }
   // realistic examples from the knowledge base on every engine-backed 200 (the document is built once)

@@ -20,7 +20,7 @@ export function codePointLength(s: string): number {
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
-const TERMS: Record<EngineOp, string[]> = { 'resolve-entity': ['q'], explain: ['q'], pair: ['q'], 'pair-food': ['q'], compare: ['left', 'right'], parse: ['q'], entity: ['id'], entities: [] };
+const TERMS: Record<EngineOp, string[]> = { 'resolve-entity': ['q'], explain: ['q'], pair: ['q'], 'pair-food': ['q'], compare: ['left', 'right'], parse: ['q'], entity: ['id'], entities: [], kb: [], 'kb-notes': [] };
 
 /** The keyed API's parameter rules, so the engine is safe to call directly too. */
 export function engineParamProblem(op: EngineOp, q: Record<string, unknown>): { message: string; parameter: string } | null {

@@ -41,12 +41,14 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   logStream?: NodeJS.WritableStream;
   now?: () => Date;
+  /** the engine to serve (default: the shared engine on data/ or KB_DATA_DIR); e.g. one on a fixture knowledge base */
+  engine?: Engine;
 }
 
 export async function buildTestApp(opts: TestAppOptions = {}) {
   const dir = tempDir();
   const config = loadConfig({ DATABASE_URL: `sqlite:${path.join(dir, 'test.db')}`, LOG_LEVEL: opts.logStream ? 'info' : 'silent', ...opts.env }, ROOT);
-  const ctx = await buildContext(config, { engine: config.engineUrl ? undefined : sharedEngine(), now: opts.now });
+  const ctx = await buildContext(config, { engine: config.engineUrl ? undefined : (opts.engine ?? sharedEngine()), now: opts.now });
   const app = await buildApp(ctx, opts.logStream ? { logStream: opts.logStream } : { logger: false });
   await app.ready();
   return {

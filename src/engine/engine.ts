@@ -10,13 +10,15 @@ import { ENTITY_KEY_PREFIX, ENTITY_TYPES, type Fact, type GuidanceItemRecord, ty
 import { drinkTypedAsFood, foodEvidenceOf, foodMatchOut, foodReadingOut, type FoodEvidence, type FoodMatch } from './food.ts';
 import { exactForm, fold } from './normalize.ts';
 import { agreementScore, drinkWeight, itemRanks, NARROWER_FOOD_WEIGHT, type ItemRank } from './food-rank.ts';
+import { goneAnswer } from './kb-release.ts';
 import { itemScopeText, joinScopes, matchScope, scopeOfWords, type AppliedScope, type FoundScopeWord, type ScopeMatch, type ScopeWords } from './scope.ts';
 
 export interface EngineError {
   ok: false;
-  error: { code: 'ENTITY_NOT_RESOLVED' | 'FOOD_NOT_RESOLVED' | 'NOT_FOUND' | 'INVALID_REQUEST' | 'INTERNAL_ERROR'; message: string; [k: string]: unknown };
+  error: { code: 'ENTITY_NOT_RESOLVED' | 'FOOD_NOT_RESOLVED' | 'NOT_FOUND' | 'INVALID_REQUEST' | 'INTERNAL_ERROR' | 'GONE' | 'MOVED_PERMANENTLY'; message: string; [k: string]: unknown };
 }
-export type EngineResult = { status: 200; body: Record<string, unknown> } | { status: 404 | 400 | 500; body: EngineError };
+/** 410 and 301: an id with a tombstone (kb-release.ts, issue 36). */
+export type EngineResult = { status: 200; body: Record<string, unknown> } | { status: 404 | 400 | 500 | 410 | 301; body: EngineError };
 
 export interface ResolveParams { q: string; limit?: number; type?: string; domain?: string }
 export interface TermParams { q: string }
@@ -874,6 +876,9 @@ export class Engine {
   entity(p: EntityParams): EngineResult {
     const e = this.entityByIdOrKey(p.id);
     if (!e) {
+      // an id a past release served: 410 (removed) or 301 (merged, renamed), never a plain 404
+      const gone = goneAnswer(this.kb, p.id);
+      if (gone) return gone;
       return {
         status: 404,
         body: { ok: false, error: { code: 'NOT_FOUND', message: `No entity has the id "${p.id}". Ids are the entity_id values (UUIDs) or permanent keys (grape/syrah) this API returns.`, parameter: 'entity_id' } },

@@ -12,8 +12,9 @@ function undici(): typeof import('undici') {
 }
 import { LRUCache } from 'lru-cache';
 import type { Engine, EngineResult } from '../engine/engine.ts';
+import { kbNotes, kbSummary } from '../engine/kb-release.ts';
 
-export const ENGINE_OPS = ['resolve-entity', 'explain', 'pair', 'pair-food', 'compare', 'parse', 'entity', 'entities'] as const;
+export const ENGINE_OPS = ['resolve-entity', 'explain', 'pair', 'pair-food', 'compare', 'parse', 'entity', 'entities', 'kb', 'kb-notes'] as const;
 export type EngineOp = (typeof ENGINE_OPS)[number];
 export type EngineParams = Record<string, string | number | undefined>;
 
@@ -155,7 +156,17 @@ function withTerms(op: EngineOp, r: EngineResult, p: EngineParams): EngineResult
 const opt = (v: string | number | undefined) => (v === undefined ? undefined : String(v));
 const optNum = (v: string | number | undefined) => (v === undefined ? undefined : Number(v));
 
+/**
+ * Every engine answer names the knowledge-base release that gave it (issue 36): a 200 body without
+ * its own top-level `knowledge_base_version` gets it here, the one place every operation passes.
+ */
 export function runEngineOp(engine: Engine, op: EngineOp, p: EngineParams): EngineResult {
+  const r = engineOp(engine, op, p);
+  if (r.status === 200 && !('knowledge_base_version' in r.body)) r.body.knowledge_base_version = engine.version;
+  return r;
+}
+
+function engineOp(engine: Engine, op: EngineOp, p: EngineParams): EngineResult {
   switch (op) {
     case 'resolve-entity':
       return engine.resolveEntity({ q: String(p.q), limit: optNum(p.limit), type: opt(p.type), domain: opt(p.domain) });
@@ -173,6 +184,10 @@ export function runEngineOp(engine: Engine, op: EngineOp, p: EngineParams): Engi
       return engine.compare({ left: String(p.left), right: String(p.right), provenance: p.provenance === 'by_key' ? 'by_key' : undefined });
     case 'parse':
       return engine.parse({ text: String(p.q) });
+    case 'kb':
+      return kbSummary(engine.kb);
+    case 'kb-notes':
+      return kbNotes(engine.kb);
   }
 }
 
@@ -282,7 +297,7 @@ export class HttpEngineClient implements EngineClient {
       const b = body as { ok?: unknown; error?: { code?: unknown } } | null;
       const wellFormed =
         typeof b === 'object' && b !== null &&
-        ((status === 200 && b.ok === true) || (status >= 400 && status < 500 && b.ok === false && typeof b.error?.code === 'string'));
+        ((status === 200 && b.ok === true) || (((status >= 400 && status < 500) || status === 301) && b.ok === false && typeof b.error?.code === 'string'));
       if (!wellFormed) throw new EngineUnavailableError(`unexpected engine answer (status ${status})`);
       this.failures = 0;
       if (version) this.kbVersion = version;

@@ -7,6 +7,8 @@ export const ERROR_CODES = {
   ENTITY_NOT_RESOLVED: { status: 404, meaning: 'Nothing in the knowledge base matches the term well enough to act on.' },
   FOOD_NOT_RESOLVED: { status: 404, meaning: 'pair-food: no food of the food vocabulary is named in q; `suggestions` lists near food names.' },
   NOT_FOUND: { status: 404, meaning: 'No endpoint at this path.' },
+  GONE: { status: 410, meaning: '/v1/entities/{entity_id}: the entity was served by an earlier knowledge-base release and removed since; `reason`, `date` and `since_version` say why and when. Not counted.' },
+  MOVED_PERMANENTLY: { status: 301, meaning: '/v1/entities/{entity_id}: the entity was merged into another or renamed; `replaced_by` names the successor and Location is its /v1/entities path. Not counted.' },
   METHOD_NOT_ALLOWED: { status: 405, meaning: 'The path exists but not for this method; see the Allow header.' },
   RATE_LIMITED: { status: 429, meaning: "The key's per-minute request limit is reached; retry after Retry-After seconds." },
   QUOTA_EXCEEDED: { status: 429, meaning: "The key's monthly plan allowance is used up; it renews on the 1st (UTC) or with a larger plan." },

@@ -676,7 +676,31 @@ async function drinksFor() {
 
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * The footer's knowledge-base release (GET /v1/kb: keyless and never counted, so it costs no demo
+ * request): version, date, entity and source counts, and the link to the release's change notes.
+ */
+async function showRelease() {
+  const p = $('kb-release');
+  try {
+    const res = await fetch('/v1/kb', { headers: { Accept: 'application/json' } });
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    const b = (await res.json()) as { knowledge_base_version: string; date: string | null; counts: { entities: number; sources: number }; notes_url: string | null };
+    const n = (x: number) => x.toLocaleString('en');
+    p.textContent = `Knowledge base release ${b.knowledge_base_version}${b.date ? ` of ${b.date}` : ''}: ${n(b.counts.entities)} entities from ${n(b.counts.sources)} sources.`;
+    if (b.notes_url) {
+      const a = document.createElement('a');
+      a.href = b.notes_url;
+      a.textContent = 'What changed in this release';
+      p.append(' ', a, '.');
+    }
+  } catch {
+    p.textContent = 'Knowledge base release: could not be read.';
+  }
+}
+
 function start() {
+  void showRelease();
   const q = $('q') as HTMLInputElement;
   q.addEventListener('input', () => scheduleSearch(false));
   $('search-form').addEventListener('submit', (e) => {

@@ -23,6 +23,7 @@ export function registerDemoTwin(app: FastifyInstance, ctx: GatewayContext, def:
   const d = ctx.config.demo;
   const codes: ErrorCode[] = ['INVALID_REQUEST', 'DEMO_RATE_LIMITED', 'DEMO_DISABLED', 'DEMO_DAILY_CAP_REACHED', 'ENGINE_UNAVAILABLE', 'STORE_UNAVAILABLE', 'INTERNAL_ERROR'];
   if (def.notFound) codes.splice(1, 0, def.notFound);
+  if (def.otherErrors) codes.push(...def.otherErrors);
 
   const demoParams = new Set(Object.keys(def.querystring({ maxLength: d.maxQueryLength, demo: true }).properties));
   const keyedOnly = Object.keys(def.querystring({ maxLength: 200, demo: false }).properties).filter((k) => !demoParams.has(k));

@@ -9,6 +9,7 @@ import type { GatewayContext } from '../gateway/context.ts';
 import { admit, authenticate, keyedHeaders, keyedStandardHeaders, refund } from '../gateway/keyed.ts';
 import { HistogramSeries, type Metrics } from '../gateway/metric-series.ts';
 import type { FastRoute } from '../gateway/fast-route.ts';
+import { DEMO_PREFIX, demoPathOf } from '../gateway/paths.ts';
 import { JSON_TYPE, MAX_AGE_SECONDS, matchesIfNoneMatch, PRIVATE_CACHE, PUBLIC_CACHE } from '../gateway/answer-headers.ts';
 import { CACHE_HEADERS, ErrorBody, QUOTA_HEADERS, REQUEST_ID_HEADER, RETRY_HEADERS } from './schemas.ts';
 
@@ -27,6 +28,8 @@ export interface EngineRouteDef {
   body: TSchema;
   /** the 404 the endpoint answers when there is nothing to show (never counted), or null */
   notFound: 'ENTITY_NOT_RESOLVED' | 'FOOD_NOT_RESOLVED' | 'NOT_FOUND' | null;
+  /** further engine answers that are not counted either (the entity route: GONE, MOVED_PERMANENTLY) */
+  otherErrors?: ErrorCode[];
   /** a realistic request for the docs: the query string, and the path parameters if any */
   example: string;
   examplePath?: Record<string, string>;
@@ -90,6 +93,9 @@ export function sendEngineResult(reply: FastifyReply, request: FastifyRequest, r
   reply.code(result.status);
   if (result.status !== 200) {
     const body = result.body as { ok: false; error: Record<string, unknown> };
+    // 301 (an entity merged or renamed): Location is the successor on this same surface (keyed or demo)
+    const next = result.status === 301 ? (body.error.replaced_by as { path?: string } | undefined)?.path : undefined;
+    if (next) reply.header('location', request.url.startsWith(DEMO_PREFIX) ? demoPathOf(next) : next);
     return { ...body, error: { ...body.error, request_id: request.id } };
   }
   return extra ? { ...result.body, ...extra } : result.body;
@@ -202,7 +208,7 @@ export function errorResponses(codes: ErrorCode[]) {
     byStatus.set(status, [...(byStatus.get(status) ?? []), c]);
   }
   for (const [status, cs] of byStatus) {
-    const headers = status === 429 || status === 503 ? RETRY_HEADERS : REQUEST_ID_HEADER;
+    const headers = status === 429 || status === 503 ? RETRY_HEADERS : status === 301 ? { ...REQUEST_ID_HEADER, Location: { type: 'string', description: 'The successor on /v1/entities (/v1/demo/entities on the demo).' } } : REQUEST_ID_HEADER;
     out[status] = { ...ErrorBody(cs), headers } as unknown as TSchema;
   }
   return out;
@@ -220,6 +226,7 @@ export function engineInput(request: FastifyRequest): Record<string, unknown> {
 export function registerKeyed(app: FastifyInstance, ctx: GatewayContext, def: EngineRouteDef) {
   const codes: ErrorCode[] = ['INVALID_REQUEST', 'UNAUTHORIZED', 'RATE_LIMITED', 'QUOTA_EXCEEDED', 'STORE_UNAVAILABLE', 'ENGINE_UNAVAILABLE', 'INTERNAL_ERROR'];
   if (def.notFound) codes.splice(2, 0, def.notFound);
+  if (def.otherErrors) codes.push(...def.otherErrors);
   app.route({
     method: 'GET',
     url: def.path,

@@ -40,6 +40,15 @@ export const ErrorBody = (codes: ErrorCode[]) =>
           plans: Type.Optional(Type.String({ format: 'uri', description: 'Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).' })),
           next_plan: Type.Optional(Type.String({ description: 'QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one.' })),
           keyed_endpoint: Type.Optional(Type.String({ description: 'Demo limit errors: the keyed path to call with a key.' })),
+          reason: Type.Optional(Type.String({ description: 'GONE and MOVED_PERMANENTLY: why the entity is no longer served.' })),
+          date: Type.Optional(Type.String({ description: 'GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD).' })),
+          since_version: Type.Optional(Type.String({ description: 'GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity.' })),
+          replaced_by: Type.Optional(
+            Type.Object(
+              { entity_id: Type.String(), entity_key: Type.String(), canonical_name: Type.String(), entity_type: Type.String(), domain: Type.String(), path: Type.String({ description: 'The successor on /v1/entities (the Location header).' }) },
+              { description: 'MOVED_PERMANENTLY: the entity that replaces the requested one.' },
+            ),
+          ),
         },
         { additionalProperties: true },
       ),

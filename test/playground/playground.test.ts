@@ -182,6 +182,19 @@ describe('playground page in Chromium', { skip: NO_BROWSER }, () => {
     await close();
   });
 
+  test('the footer names the knowledge-base release from GET /v1/kb, with its counts and the link to its notes (issue 36)', async () => {
+    const { page, requests, close } = await openPage(browser, svc.base);
+    const kb = sharedEngine().kb;
+    await page.waitForFunction((v) => document.getElementById('kb-release')!.textContent!.includes(v), kb.version, WAIT);
+    const text = (await page.textContent('#kb-release'))!;
+    assert.match(text, new RegExp(`Knowledge base release ${kb.version.replace(/\./g, '\\.')}`));
+    assert.ok(text.includes(kb.entities.length.toLocaleString('en')), text);
+    if (kb.releaseNotes() !== null) assert.equal(await page.getAttribute('#kb-release a', 'href'), '/v1/kb/notes');
+    assert.ok(requests.some((u) => u.endsWith('/v1/kb')), 'read from /v1/kb');
+    assert.ok(!requests.some((u) => u.includes('/v1/demo/kb')), 'no demo request spent on it');
+    await close();
+  });
+
   test('an entity view costs one demo request, its food pairing one more only when opened; the page states the budget (issue 24, item 5)', async () => {
     const { page, close } = await openPage(browser, svc.base);
     await searchFor(page, 'barolo');
@@ -347,7 +360,8 @@ describe('playground page in Chromium', { skip: NO_BROWSER }, () => {
     assert.deepEqual(elsewhere, []);
     const api = requests.filter((u) => new URL(u).pathname.startsWith('/v1/'));
     assert.ok(api.length >= 4);
-    assert.deepEqual(api.filter((u) => !new URL(u).pathname.startsWith('/v1/demo/')), [], 'only the demo twins are called');
+    // the demo twins, and the keyless, never-counted release summary of the footer (issue 36)
+    assert.deepEqual(api.filter((u) => !new URL(u).pathname.startsWith('/v1/demo/') && new URL(u).pathname !== '/v1/kb'), [], 'only the demo twins and /v1/kb are called');
     await close();
   });
 

@@ -33,6 +33,8 @@ export type PairFoodResult = Ok<'/v1/pair-food'>;
 export type EntityResult = Ok<'/v1/entities/{entity_id}'>;
 export type EntitiesResult = Ok<'/v1/entities'>;
 export type UsageResult = Ok<'/v1/usage'>;
+export type KbResult = Ok<'/v1/kb'>;
+export type KbNotesResult = Ok<'/v1/kb/notes'>;
 
 /** The quota headers of a keyed answer, as numbers (resets are UTC epoch seconds). */
 export interface Quota {
@@ -111,8 +113,8 @@ export function createClient(opts: ClientOptions) {
   const maxDelayMs = opts.retry === false ? 0 : (opts.retry?.maxDelayMs ?? 30_000);
   const demo = opts.demo === true;
 
-  async function call<T>(keyedPath: keyof paths, init: { params: { query?: object; path?: object } }): Promise<Answer<T>> {
-    const path = demo ? String(keyedPath).replace(/^\/v1\//, '/v1/demo/') : String(keyedPath);
+  async function call<T>(keyedPath: keyof paths, init: { params: { query?: object; path?: object } }, keyless = false): Promise<Answer<T>> {
+    const path = demo && !keyless ? String(keyedPath).replace(/^\/v1\//, '/v1/demo/') : String(keyedPath);
     for (let attempt = 0; ; attempt++) {
       let result;
       try {
@@ -159,6 +161,10 @@ export function createClient(opts: ClientOptions) {
         cursor = page.data.next_cursor ?? undefined;
       } while (cursor);
     },
+    /** the knowledge-base release: version, date, counts, link to its notes (keyless, never counted) */
+    kb: () => call<KbResult>('/v1/kb', { params: {} }, true),
+    /** the change notes of the release, Markdown (keyless, never counted) */
+    kbNotes: () => call<KbNotesResult>('/v1/kb/notes', { params: {} }, true),
     /** plan and monthly usage of the key (keyed only, never counted) */
     usage: () => {
       if (demo) throw new DrinksApiError(400, 'INVALID_REQUEST', 'usage needs a key: it has no demo twin', null, null, null);

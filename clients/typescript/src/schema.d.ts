@@ -122,6 +122,8 @@ export interface paths {
                                 code: "STORE_UNAVAILABLE";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -135,8 +137,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -721,6 +737,8 @@ export interface paths {
                                 code: "INVALID_REQUEST";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -734,8 +752,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -762,6 +794,8 @@ export interface paths {
                                 code: "UNAUTHORIZED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -775,8 +809,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -803,6 +851,8 @@ export interface paths {
                                 code: "ENTITY_NOT_RESOLVED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -816,8 +866,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -845,6 +909,8 @@ export interface paths {
                                 code: "RATE_LIMITED" | "QUOTA_EXCEEDED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -858,8 +924,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -886,6 +966,8 @@ export interface paths {
                                 code: "INTERNAL_ERROR";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -899,8 +981,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -928,6 +1024,8 @@ export interface paths {
                                 code: "STORE_UNAVAILABLE" | "ENGINE_UNAVAILABLE";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -941,8 +1039,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -1538,6 +1650,8 @@ export interface paths {
                                 code: "INVALID_REQUEST";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -1551,8 +1665,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -1579,6 +1707,8 @@ export interface paths {
                                 code: "ENTITY_NOT_RESOLVED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -1592,8 +1722,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -1622,6 +1766,8 @@ export interface paths {
                                 code: "DEMO_RATE_LIMITED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -1635,8 +1781,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -1663,6 +1823,8 @@ export interface paths {
                                 code: "INTERNAL_ERROR";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -1676,8 +1838,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -1705,6 +1881,8 @@ export interface paths {
                                 code: "DEMO_DISABLED" | "DEMO_DAILY_CAP_REACHED" | "ENGINE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -1718,8 +1896,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -1854,6 +2046,8 @@ export interface paths {
                                 code: "INVALID_REQUEST";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -1867,8 +2061,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -1897,6 +2105,8 @@ export interface paths {
                                 code: "DEMO_RATE_LIMITED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -1910,8 +2120,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -1938,6 +2162,8 @@ export interface paths {
                                 code: "INTERNAL_ERROR";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -1951,8 +2177,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -1980,6 +2220,8 @@ export interface paths {
                                 code: "DEMO_DISABLED" | "DEMO_DAILY_CAP_REACHED" | "ENGINE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -1993,8 +2235,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -2236,6 +2492,65 @@ export interface paths {
                         };
                     };
                 };
+                /** @description MOVED_PERMANENTLY: /v1/entities/{entity_id}: the entity was merged into another or renamed; `replaced_by` names the successor and Location is its /v1/entities path. Not counted. */
+                301: {
+                    headers: {
+                        /** @description The successor on /v1/entities (/v1/demo/entities on the demo). */
+                        Location?: string;
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "MOVED_PERMANENTLY";
+                                /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
+                                coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
+                                /** @description Demo limit errors: the keyed path to call with a key. */
+                                keyed_endpoint?: string;
+                                /** @description What went wrong, naming the parameter or limit involved. */
+                                message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
+                                /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
+                                parameter?: string;
+                                /**
+                                 * Format: uri
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
+                                 */
+                                plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
+                                /** @description Same value as the X-Request-Id response header. */
+                                request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
+                                /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
+                                suggestions?: {
+                                    [key: string]: unknown;
+                                }[];
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {boolean} */
+                            ok: false;
+                        };
+                    };
+                };
                 /** @description Not Modified: If-None-Match named the current ETag. No body. Keyed: authenticated, limited and counted like the 200 it stands for. */
                 304: {
                     headers: {
@@ -2257,6 +2572,8 @@ export interface paths {
                                 code: "INVALID_REQUEST";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -2270,8 +2587,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -2298,6 +2629,8 @@ export interface paths {
                                 code: "NOT_FOUND";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -2311,8 +2644,79 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
+                                /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
+                                suggestions?: {
+                                    [key: string]: unknown;
+                                }[];
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {boolean} */
+                            ok: false;
+                        };
+                    };
+                };
+                /** @description GONE: /v1/entities/{entity_id}: the entity was served by an earlier knowledge-base release and removed since; `reason`, `date` and `since_version` say why and when. Not counted. */
+                410: {
+                    headers: {
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "GONE";
+                                /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
+                                coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
+                                /** @description Demo limit errors: the keyed path to call with a key. */
+                                keyed_endpoint?: string;
+                                /** @description What went wrong, naming the parameter or limit involved. */
+                                message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
+                                /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
+                                parameter?: string;
+                                /**
+                                 * Format: uri
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
+                                 */
+                                plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
+                                /** @description Same value as the X-Request-Id response header. */
+                                request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -2341,6 +2745,8 @@ export interface paths {
                                 code: "DEMO_RATE_LIMITED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -2354,8 +2760,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -2382,6 +2802,8 @@ export interface paths {
                                 code: "INTERNAL_ERROR";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -2395,8 +2817,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -2424,6 +2860,8 @@ export interface paths {
                                 code: "DEMO_DISABLED" | "DEMO_DAILY_CAP_REACHED" | "ENGINE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -2437,8 +2875,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -2752,6 +3204,8 @@ export interface paths {
                                 code: "INVALID_REQUEST";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -2765,8 +3219,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -2793,6 +3261,8 @@ export interface paths {
                                 code: "ENTITY_NOT_RESOLVED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -2806,8 +3276,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -2836,6 +3320,8 @@ export interface paths {
                                 code: "DEMO_RATE_LIMITED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -2849,8 +3335,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -2877,6 +3377,8 @@ export interface paths {
                                 code: "INTERNAL_ERROR";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -2890,8 +3392,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -2919,6 +3435,8 @@ export interface paths {
                                 code: "DEMO_DISABLED" | "DEMO_DAILY_CAP_REACHED" | "ENGINE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -2932,8 +3450,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -3164,6 +3696,8 @@ export interface paths {
                                 code: "INVALID_REQUEST";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -3177,8 +3711,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -3205,6 +3753,8 @@ export interface paths {
                                 code: "ENTITY_NOT_RESOLVED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -3218,8 +3768,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -3248,6 +3812,8 @@ export interface paths {
                                 code: "DEMO_RATE_LIMITED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -3261,8 +3827,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -3289,6 +3869,8 @@ export interface paths {
                                 code: "INTERNAL_ERROR";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -3302,8 +3884,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -3331,6 +3927,8 @@ export interface paths {
                                 code: "DEMO_DISABLED" | "DEMO_DAILY_CAP_REACHED" | "ENGINE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -3344,8 +3942,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -3629,6 +4241,8 @@ export interface paths {
                                 code: "INVALID_REQUEST";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -3642,8 +4256,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -3670,6 +4298,8 @@ export interface paths {
                                 code: "FOOD_NOT_RESOLVED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -3683,8 +4313,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -3713,6 +4357,8 @@ export interface paths {
                                 code: "DEMO_RATE_LIMITED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -3726,8 +4372,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -3754,6 +4414,8 @@ export interface paths {
                                 code: "INTERNAL_ERROR";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -3767,8 +4429,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -3796,6 +4472,8 @@ export interface paths {
                                 code: "DEMO_DISABLED" | "DEMO_DAILY_CAP_REACHED" | "ENGINE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -3809,8 +4487,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -4022,6 +4714,8 @@ export interface paths {
                                 code: "INVALID_REQUEST";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -4035,8 +4729,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -4065,6 +4773,8 @@ export interface paths {
                                 code: "DEMO_RATE_LIMITED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -4078,8 +4788,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -4106,6 +4830,8 @@ export interface paths {
                                 code: "INTERNAL_ERROR";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -4119,8 +4845,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -4148,6 +4888,8 @@ export interface paths {
                                 code: "DEMO_DISABLED" | "DEMO_DAILY_CAP_REACHED" | "ENGINE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -4161,8 +4903,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -4364,6 +5120,8 @@ export interface paths {
                                 code: "INVALID_REQUEST";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -4377,8 +5135,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -4407,6 +5179,8 @@ export interface paths {
                                 code: "DEMO_RATE_LIMITED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -4420,8 +5194,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -4448,6 +5236,8 @@ export interface paths {
                                 code: "INTERNAL_ERROR";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -4461,8 +5251,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -4490,6 +5294,8 @@ export interface paths {
                                 code: "DEMO_DISABLED" | "DEMO_DAILY_CAP_REACHED" | "ENGINE_UNAVAILABLE" | "STORE_UNAVAILABLE";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -4503,8 +5309,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -4628,6 +5448,8 @@ export interface paths {
                                 code: "INVALID_REQUEST";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -4641,8 +5463,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -4669,6 +5505,8 @@ export interface paths {
                                 code: "UNAUTHORIZED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -4682,8 +5520,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -4711,6 +5563,8 @@ export interface paths {
                                 code: "RATE_LIMITED" | "QUOTA_EXCEEDED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -4724,8 +5578,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -4752,6 +5620,8 @@ export interface paths {
                                 code: "INTERNAL_ERROR";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -4765,8 +5635,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -4794,6 +5678,8 @@ export interface paths {
                                 code: "STORE_UNAVAILABLE" | "ENGINE_UNAVAILABLE";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -4807,8 +5693,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -4840,7 +5740,7 @@ export interface paths {
         };
         /**
          * One entity by its entity_id
-         * @description The profile that /v1/explain returns, for the entity with this `entity_id` (a UUID from any answer of this API), with its sensory reference expressions or the sensory boundary. The permanent key is accepted too, URL-encoded (`grape%2Fsyrah`). An unknown or malformed id is 404 NOT_FOUND naming the id, and is not counted.
+         * @description The profile that /v1/explain returns, for the entity with this `entity_id` (a UUID from any answer of this API), with its sensory reference expressions or the sensory boundary. The permanent key is accepted too, URL-encoded (`grape%2Fsyrah`). An unknown or malformed id is 404 NOT_FOUND naming the id, and is not counted. Ids are forever: an id an earlier knowledge-base release served and this one does not answers 410 GONE (the entity was removed; `reason`, `date`, `since_version`) or 301 MOVED_PERMANENTLY with Location and `replaced_by` naming its successor (merged or renamed); neither is counted.
          */
         get: {
             parameters: {
@@ -5039,6 +5939,65 @@ export interface paths {
                         };
                     };
                 };
+                /** @description MOVED_PERMANENTLY: /v1/entities/{entity_id}: the entity was merged into another or renamed; `replaced_by` names the successor and Location is its /v1/entities path. Not counted. */
+                301: {
+                    headers: {
+                        /** @description The successor on /v1/entities (/v1/demo/entities on the demo). */
+                        Location?: string;
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "MOVED_PERMANENTLY";
+                                /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
+                                coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
+                                /** @description Demo limit errors: the keyed path to call with a key. */
+                                keyed_endpoint?: string;
+                                /** @description What went wrong, naming the parameter or limit involved. */
+                                message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
+                                /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
+                                parameter?: string;
+                                /**
+                                 * Format: uri
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
+                                 */
+                                plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
+                                /** @description Same value as the X-Request-Id response header. */
+                                request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
+                                /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
+                                suggestions?: {
+                                    [key: string]: unknown;
+                                }[];
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {boolean} */
+                            ok: false;
+                        };
+                    };
+                };
                 /** @description Not Modified: If-None-Match named the current ETag. No body. Keyed: authenticated, limited and counted like the 200 it stands for. */
                 304: {
                     headers: {
@@ -5060,6 +6019,8 @@ export interface paths {
                                 code: "INVALID_REQUEST";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -5073,8 +6034,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -5101,6 +6076,8 @@ export interface paths {
                                 code: "UNAUTHORIZED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -5114,8 +6091,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -5142,6 +6133,8 @@ export interface paths {
                                 code: "NOT_FOUND";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -5155,8 +6148,79 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
+                                /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
+                                suggestions?: {
+                                    [key: string]: unknown;
+                                }[];
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {boolean} */
+                            ok: false;
+                        };
+                    };
+                };
+                /** @description GONE: /v1/entities/{entity_id}: the entity was served by an earlier knowledge-base release and removed since; `reason`, `date` and `since_version` say why and when. Not counted. */
+                410: {
+                    headers: {
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "GONE";
+                                /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
+                                coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
+                                /** @description Demo limit errors: the keyed path to call with a key. */
+                                keyed_endpoint?: string;
+                                /** @description What went wrong, naming the parameter or limit involved. */
+                                message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
+                                /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
+                                parameter?: string;
+                                /**
+                                 * Format: uri
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
+                                 */
+                                plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
+                                /** @description Same value as the X-Request-Id response header. */
+                                request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -5184,6 +6248,8 @@ export interface paths {
                                 code: "RATE_LIMITED" | "QUOTA_EXCEEDED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -5197,8 +6263,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -5225,6 +6305,8 @@ export interface paths {
                                 code: "INTERNAL_ERROR";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -5238,8 +6320,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -5267,6 +6363,8 @@ export interface paths {
                                 code: "STORE_UNAVAILABLE" | "ENGINE_UNAVAILABLE";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -5280,8 +6378,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -5584,6 +6696,8 @@ export interface paths {
                                 code: "INVALID_REQUEST";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -5597,8 +6711,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -5625,6 +6753,8 @@ export interface paths {
                                 code: "UNAUTHORIZED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -5638,8 +6768,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -5666,6 +6810,8 @@ export interface paths {
                                 code: "ENTITY_NOT_RESOLVED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -5679,8 +6825,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -5708,6 +6868,8 @@ export interface paths {
                                 code: "RATE_LIMITED" | "QUOTA_EXCEEDED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -5721,8 +6883,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -5749,6 +6925,8 @@ export interface paths {
                                 code: "INTERNAL_ERROR";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -5762,8 +6940,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -5791,6 +6983,8 @@ export interface paths {
                                 code: "STORE_UNAVAILABLE" | "ENGINE_UNAVAILABLE";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -5804,8 +6998,453 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
+                                /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
+                                suggestions?: {
+                                    [key: string]: unknown;
+                                }[];
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {boolean} */
+                            ok: false;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/kb": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The knowledge-base release
+         * @description The knowledge-base release this deployment serves: its version, date, counts and the link to its change notes. No key needed and never counted. Cacheable: `Cache-Control: public` and an ETag that changes with the release (If-None-Match answers 304).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Keyed: "private, max-age=3600". Demo: "public, max-age=3600". */
+                        "Cache-Control"?: string;
+                        /** @description Keyed: a strong tag of the knowledge-base version and the canonical request, the same on every gateway process. Demo: a weak tag (the body carries per-caller counters). Send it back in If-None-Match to get 304. */
+                        ETag?: string;
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            counts: {
+                                aliases: number;
+                                entities: number;
+                                entities_by_domain: {
+                                    [key: string]: number;
+                                };
+                                entities_by_type: {
+                                    [key: string]: number;
+                                };
+                                facts: number;
+                                pairing_items: number;
+                                pairing_sets: number;
+                                sensory_expressions: number;
+                                sources: number;
+                                /** @description Ids of earlier releases that now answer 410 GONE or 301 on /v1/entities/{entity_id}. */
+                                tombstones: number;
+                            };
+                            /** @description The release date (data/kb.json), or null. */
+                            date: string | null;
+                            /**
+                             * @description The release label (YYYY.MM.N, see the README's deprecation policy); every engine answer names it too.
+                             * @example 2026.11.4
+                             */
+                            knowledge_base_version: string;
+                            /** @description Where the change notes of this release are (GET /v1/kb/notes), or null when it has none. */
+                            notes_url: string | null;
+                            /** @enum {boolean} */
+                            ok: true;
+                        };
+                    };
+                };
+                /** @description Not Modified: If-None-Match named the current ETag. No body. Keyed: authenticated, limited and counted like the 200 it stands for. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description INTERNAL_ERROR: An unexpected error; it is logged with the request id. */
+                500: {
+                    headers: {
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INTERNAL_ERROR";
+                                /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
+                                coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
+                                /** @description Demo limit errors: the keyed path to call with a key. */
+                                keyed_endpoint?: string;
+                                /** @description What went wrong, naming the parameter or limit involved. */
+                                message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
+                                /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
+                                parameter?: string;
+                                /**
+                                 * Format: uri
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
+                                 */
+                                plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
+                                /** @description Same value as the X-Request-Id response header. */
+                                request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
+                                /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
+                                suggestions?: {
+                                    [key: string]: unknown;
+                                }[];
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {boolean} */
+                            ok: false;
+                        };
+                    };
+                };
+                /** @description ENGINE_UNAVAILABLE: The engine process cannot be reached; retry shortly. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After"?: number;
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "ENGINE_UNAVAILABLE";
+                                /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
+                                coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
+                                /** @description Demo limit errors: the keyed path to call with a key. */
+                                keyed_endpoint?: string;
+                                /** @description What went wrong, naming the parameter or limit involved. */
+                                message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
+                                /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
+                                parameter?: string;
+                                /**
+                                 * Format: uri
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
+                                 */
+                                plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
+                                /** @description Same value as the X-Request-Id response header. */
+                                request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
+                                /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
+                                suggestions?: {
+                                    [key: string]: unknown;
+                                }[];
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {boolean} */
+                            ok: false;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/kb/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Change notes of the knowledge-base release
+         * @description What changed in this release against the previous one, in Markdown (`notes`). 404 NOT_FOUND when the release has none. No key needed and never counted; cacheable like /v1/kb.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Keyed: "private, max-age=3600". Demo: "public, max-age=3600". */
+                        "Cache-Control"?: string;
+                        /** @description Keyed: a strong tag of the knowledge-base version and the canonical request, the same on every gateway process. Demo: a weak tag (the body carries per-caller counters). Send it back in If-None-Match to get 304. */
+                        ETag?: string;
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            date: string | null;
+                            /** @enum {string} */
+                            format: "text/markdown";
+                            knowledge_base_version: string;
+                            /** @description The change notes, Markdown. */
+                            notes: string;
+                            /** @enum {boolean} */
+                            ok: true;
+                        };
+                    };
+                };
+                /** @description Not Modified: If-None-Match named the current ETag. No body. Keyed: authenticated, limited and counted like the 200 it stands for. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description NOT_FOUND: No endpoint at this path. */
+                404: {
+                    headers: {
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "NOT_FOUND";
+                                /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
+                                coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
+                                /** @description Demo limit errors: the keyed path to call with a key. */
+                                keyed_endpoint?: string;
+                                /** @description What went wrong, naming the parameter or limit involved. */
+                                message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
+                                /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
+                                parameter?: string;
+                                /**
+                                 * Format: uri
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
+                                 */
+                                plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
+                                /** @description Same value as the X-Request-Id response header. */
+                                request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
+                                /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
+                                suggestions?: {
+                                    [key: string]: unknown;
+                                }[];
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {boolean} */
+                            ok: false;
+                        };
+                    };
+                };
+                /** @description INTERNAL_ERROR: An unexpected error; it is logged with the request id. */
+                500: {
+                    headers: {
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "INTERNAL_ERROR";
+                                /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
+                                coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
+                                /** @description Demo limit errors: the keyed path to call with a key. */
+                                keyed_endpoint?: string;
+                                /** @description What went wrong, naming the parameter or limit involved. */
+                                message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
+                                /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
+                                parameter?: string;
+                                /**
+                                 * Format: uri
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
+                                 */
+                                plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
+                                /** @description Same value as the X-Request-Id response header. */
+                                request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
+                                /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
+                                suggestions?: {
+                                    [key: string]: unknown;
+                                }[];
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {boolean} */
+                            ok: false;
+                        };
+                    };
+                };
+                /** @description ENGINE_UNAVAILABLE: The engine process cannot be reached; retry shortly. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After"?: number;
+                        /** @description The caller's X-Request-Id when it is 1–128 printable ASCII characters without spaces; otherwise a generated UUID. */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "ENGINE_UNAVAILABLE";
+                                /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
+                                coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
+                                /** @description Demo limit errors: the keyed path to call with a key. */
+                                keyed_endpoint?: string;
+                                /** @description What went wrong, naming the parameter or limit involved. */
+                                message: string;
+                                /** @description QUOTA_EXCEEDED: the public plan with the next larger monthly allowance, where there is one. */
+                                next_plan?: string;
+                                /** @description INVALID_REQUEST and ENTITY_NOT_RESOLVED: the parameter at fault. */
+                                parameter?: string;
+                                /**
+                                 * Format: uri
+                                 * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
+                                 */
+                                plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
+                                /** @description Same value as the X-Request-Id response header. */
+                                request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -6025,6 +7664,8 @@ export interface paths {
                                 code: "INVALID_REQUEST";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -6038,8 +7679,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -6066,6 +7721,8 @@ export interface paths {
                                 code: "UNAUTHORIZED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -6079,8 +7736,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -6107,6 +7778,8 @@ export interface paths {
                                 code: "ENTITY_NOT_RESOLVED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -6120,8 +7793,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -6149,6 +7836,8 @@ export interface paths {
                                 code: "RATE_LIMITED" | "QUOTA_EXCEEDED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -6162,8 +7851,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -6190,6 +7893,8 @@ export interface paths {
                                 code: "INTERNAL_ERROR";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -6203,8 +7908,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -6232,6 +7951,8 @@ export interface paths {
                                 code: "STORE_UNAVAILABLE" | "ENGINE_UNAVAILABLE";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -6245,8 +7966,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -6521,6 +8256,8 @@ export interface paths {
                                 code: "INVALID_REQUEST";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -6534,8 +8271,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -6562,6 +8313,8 @@ export interface paths {
                                 code: "UNAUTHORIZED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -6575,8 +8328,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -6603,6 +8370,8 @@ export interface paths {
                                 code: "FOOD_NOT_RESOLVED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -6616,8 +8385,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -6645,6 +8428,8 @@ export interface paths {
                                 code: "RATE_LIMITED" | "QUOTA_EXCEEDED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -6658,8 +8443,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -6686,6 +8485,8 @@ export interface paths {
                                 code: "INTERNAL_ERROR";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -6699,8 +8500,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -6728,6 +8543,8 @@ export interface paths {
                                 code: "STORE_UNAVAILABLE" | "ENGINE_UNAVAILABLE";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -6741,8 +8558,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -6943,6 +8774,8 @@ export interface paths {
                                 code: "INVALID_REQUEST";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -6956,8 +8789,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -6984,6 +8831,8 @@ export interface paths {
                                 code: "UNAUTHORIZED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -6997,8 +8846,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -7026,6 +8889,8 @@ export interface paths {
                                 code: "RATE_LIMITED" | "QUOTA_EXCEEDED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -7039,8 +8904,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -7067,6 +8946,8 @@ export interface paths {
                                 code: "INTERNAL_ERROR";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -7080,8 +8961,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -7109,6 +9004,8 @@ export interface paths {
                                 code: "STORE_UNAVAILABLE" | "ENGINE_UNAVAILABLE";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -7122,8 +9019,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -7316,6 +9227,8 @@ export interface paths {
                                 code: "INVALID_REQUEST";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -7329,8 +9242,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -7357,6 +9284,8 @@ export interface paths {
                                 code: "UNAUTHORIZED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -7370,8 +9299,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -7399,6 +9342,8 @@ export interface paths {
                                 code: "RATE_LIMITED" | "QUOTA_EXCEEDED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -7412,8 +9357,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -7440,6 +9399,8 @@ export interface paths {
                                 code: "INTERNAL_ERROR";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -7453,8 +9414,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -7482,6 +9457,8 @@ export interface paths {
                                 code: "STORE_UNAVAILABLE" | "ENGINE_UNAVAILABLE";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -7495,8 +9472,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -7597,6 +9588,8 @@ export interface paths {
                                 code: "INVALID_REQUEST";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -7610,8 +9603,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -7638,6 +9645,8 @@ export interface paths {
                                 code: "UNAUTHORIZED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -7651,8 +9660,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -7681,6 +9704,8 @@ export interface paths {
                                 code: "RATE_LIMITED";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -7694,8 +9719,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -7722,6 +9761,8 @@ export interface paths {
                                 code: "INTERNAL_ERROR";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -7735,8 +9776,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;
@@ -7765,6 +9820,8 @@ export interface paths {
                                 code: "STORE_UNAVAILABLE";
                                 /** @description ENTITY_NOT_RESOLVED: Unresolved answers only. out_of_scope: the term names a known drink outside wine, spirits and beer (sake, soju, cider, perry, mead, cocktails, hard seltzer, ready-to-drink); the service does not cover it and never answers another entity for it. unknown_term: the knowledge base has no name that matches well enough. */
                                 coverage?: "out_of_scope" | "unknown_term";
+                                /** @description GONE and MOVED_PERMANENTLY: the date of the change (YYYY-MM-DD). */
+                                date?: string;
                                 /** @description Demo limit errors: the keyed path to call with a key. */
                                 keyed_endpoint?: string;
                                 /** @description What went wrong, naming the parameter or limit involved. */
@@ -7778,8 +9835,22 @@ export interface paths {
                                  * @description Demo limit errors and QUOTA_EXCEEDED: the plans page (where to get a key or a larger plan).
                                  */
                                 plans?: string;
+                                /** @description GONE and MOVED_PERMANENTLY: why the entity is no longer served. */
+                                reason?: string;
+                                /** @description MOVED_PERMANENTLY: the entity that replaces the requested one. */
+                                replaced_by?: {
+                                    canonical_name: string;
+                                    domain: string;
+                                    entity_id: string;
+                                    entity_key: string;
+                                    entity_type: string;
+                                    /** @description The successor on /v1/entities (the Location header). */
+                                    path: string;
+                                };
                                 /** @description Same value as the X-Request-Id response header. */
                                 request_id: string;
+                                /** @description GONE and MOVED_PERMANENTLY: the first knowledge-base release that no longer served the entity. */
+                                since_version?: string;
                                 /** @description ENTITY_NOT_RESOLVED: up to 5 nearest names below the threshold, shaped like resolve-entity suggestions. */
                                 suggestions?: {
                                     [key: string]: unknown;

@@ -14,6 +14,7 @@ import {
 } from './schema.ts';
 import { exactForm, fold } from '../normalize.ts';
 import { BeerModifiersSchema, type BeerModifiersRecord } from '../beer-modifiers.ts';
+import { readTombstones, type Tombstones } from './tombstones.ts';
 
 /** Namespace of entity ids: UUIDv5(entity key, ENTITY_NAMESPACE). Never change it. */
 export const ENTITY_NAMESPACE = uuidv5('https://drinks-intelligence.dev/entity', uuidv5.URL);
@@ -68,6 +69,12 @@ export interface KnowledgeBase {
   /** word classes and BJCP specialty styles of beer descriptions (data/beer-modifiers.json, derived by tools/derive/beer-modifiers.mjs); null when absent */
   beerModifiers: BeerModifiersRecord | null;
   draftCount: number;
+  /** the release date from data/kb.json, or null */
+  date: string | null;
+  /** ids once served and since removed, merged or renamed (data/tombstones/, issue 36) */
+  tombstones: Tombstones;
+  /** the change notes of this release (data/releases/<version>.md, written by `npm run kb:diff`), read on first use; null when absent */
+  releaseNotes: () => string | null;
 }
 
 const FoodVocabularySchema = Type.Object({
@@ -189,11 +196,14 @@ export function loadKnowledgeBase(dataDir: string): { kb: KnowledgeBase; problem
 
   // version
   let version = 'unversioned';
+  let date: string | null = null;
   const metaPath = path.join(dataDir, 'kb.json');
   try {
     const meta = JSON.parse(fs.readFileSync(metaPath, 'utf8'));
-    if (TypeCompiler.Compile(KbMetaSchema).Check(meta)) version = meta.version;
-    else problems.push({ file: 'kb.json', record: '-', field: 'version', message: 'must be {"version": "<label>"}' });
+    if (TypeCompiler.Compile(KbMetaSchema).Check(meta)) {
+      version = meta.version;
+      date = meta.date ?? null;
+    } else problems.push({ file: 'kb.json', record: '-', field: 'version', message: 'must be {"version": "<label>", "date"?: "YYYY-MM-DD"}' });
   } catch (e) {
     problems.push({ file: 'kb.json', record: '-', field: '-', message: `cannot read: ${(e as Error).message}` });
   }
@@ -611,8 +621,12 @@ export function loadKnowledgeBase(dataDir: string): { kb: KnowledgeBase; problem
   }
   let food: FoodVocabularyRecord | undefined;
   const foodVocabulary = () => (food ??= readFoodVocabulary(dataDir));
+  const tombstones = readTombstones(dataDir, entityIdOf, (key) => byKey.has(key), problems);
+  let notes: string | null | undefined;
+  const notesFile = path.join(dataDir, 'releases', `${version}.md`);
+  const releaseNotes = () => (notes !== undefined ? notes : (notes = fs.existsSync(notesFile) ? fs.readFileSync(notesFile, 'utf8') : null));
   return {
-    kb: { version, entities, byKey, byId: new Map(entities.map((e) => [e.id, e])), sources, ambiguities, outOfScope, placeNames, designations, labelTerms, demandPrior, foodVocabulary, beerModifiers, draftCount },
+    kb: { version, entities, byKey, byId: new Map(entities.map((e) => [e.id, e])), sources, ambiguities, outOfScope, placeNames, designations, labelTerms, demandPrior, foodVocabulary, beerModifiers, draftCount, date, tombstones, releaseNotes },
     problems,
   };
 }

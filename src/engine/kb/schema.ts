@@ -447,7 +447,8 @@ export const LabelTermsSchema = Type.Object(
 );
 export type LabelTermsRecord = Static<typeof LabelTermsSchema>;
 
-export const KbMetaSchema = Type.Object({ version: Str }, { additionalProperties: false });
+/** data/kb.json: the release label and, optionally, its date (YYYY-MM-DD, shown by GET /v1/kb). */
+export const KbMetaSchema = Type.Object({ version: Str, date: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' })) }, { additionalProperties: false });
 
 /** Confidence a pairing item or sensory expression may claim, by the authority of its source. */
 export const CONFIDENCE_BY_AUTHORITY: Partial<Record<(typeof AUTHORITIES)[number], number>> = {

@@ -8,6 +8,7 @@ import { exactForm, fold } from '../normalize.ts';
 import { CONFIDENCE_BY_AUTHORITY, copyCeiling } from './schema.ts';
 import { foodEvidenceOf } from '../food.ts';
 import type { KnowledgeBase } from './load.ts';
+import { checkIdsForever } from './tombstones.ts';
 
 function parseCsv(text: string): Record<string, string>[] {
   const rows: string[][] = [];
@@ -262,6 +263,10 @@ export function validateKnowledgeBase(dataDir: string, referenceDir: string): Va
   const flagged = grapeColourProblems(sets, colourOf);
   problems.push(...flagged.problems);
   notices.push(`grape colours: ${flagged.problems.length} principal white varieties in red/rosé-only scopes outside the listed exceptions; ${flagged.excepted} excepted (COLOUR_EXCEPTIONS)`);
+  // ids are forever (issue 36): an id a past release served is served still or has a tombstone
+  const ids = checkIdsForever(dataDir, new Set(kb.byId.keys()), kb.tombstones, problems);
+  if (ids.releases === 0) notices.push('no data/releases/<version>.ids lists: ids served by past releases were not checked (npm run kb:release-ids)');
+  else if (!fs.existsSync(path.join(dataDir, 'releases', `${kb.version}.ids`))) notices.push(`data/releases/${kb.version}.ids is missing: write it with npm run kb:release-ids`);
   return { version: kb.version, entities: kb.entities.length, problems, notices };
 }
 
