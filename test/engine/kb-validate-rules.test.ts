@@ -189,7 +189,7 @@ const cases: Case[] = [
     rule: 'kb.json: version must be a label',
     file: 'kb.json',
     content: () => ({ version: 3 }),
-    expect: { file: 'kb.json', field: 'version', message: /^must be \{"version": "<label>"\}$/ },
+    expect: { file: 'kb.json', field: 'version', message: /^must be \{"version": "<label>", "date"\?: "YYYY-MM-DD"\}$/ },
   },
   {
     rule: 'kb.json: unreadable',
